@@ -1,0 +1,60 @@
+"""Errors about the user's input. Each has a kind, a message, and a position.
+
+These are the only exceptions the front end raises for bad input; the CLI turns
+them into a message (or a JSON object) and the bad-input exit code.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class GoiError(Exception):
+    """Bad input: a program that cannot be parsed, typed or read."""
+
+    kind = "input"
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "line": self.line, "column": self.column}
+
+    def render(self, source: Optional[str] = None, filename: str = "<input>") -> str:
+        """The message, located, with the offending source line and a caret."""
+        where = filename
+        if self.line is not None:
+            where += f":{self.line}:{self.column}"
+        text = f"{where}: {self.kind} error: {self.message}"
+        if source is not None and self.line is not None:
+            lines = source.splitlines()
+            if 1 <= self.line <= len(lines):
+                src = lines[self.line - 1]
+                text += f"\n  {src}\n  {' ' * (max(self.column, 1) - 1)}^"
+        return text
+
+
+class ParseError(GoiError):
+    kind = "parse"
+
+    def __init__(self, message, line, column, found: str = "", expected: tuple[str, ...] = ()):
+        super().__init__(message, line, column)
+        self.found = found
+        self.expected = expected
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        data["found"] = self.found
+        data["expected"] = list(self.expected)
+        return data
+
+
+class TypeCheckError(GoiError):
+    kind = "type"
+
+
+class ReadError(GoiError):
+    kind = "io"

@@ -1,0 +1,304 @@
+"""Parser: program text -> surface AST (`semantics.syntax`), or a ParseError.
+
+The grammar is `grammar.lark` (LALR). Numeric literals are read exactly as
+rationals (`0.001` is 1/1000). Parse errors carry the line, the column, the
+offending text and, in words, what was expected there.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+
+from . import syntax as S
+from .errors import ParseError
+from .types import Arrow, F, Type, Vec
+
+# What each terminal means, for "expected ..." in error messages.
+TERMINAL_WORDS = {
+    "LAMBDA": "'λ'",
+    "DECOUPLE": "'A'",
+    "LET": "'let'",
+    "IN": "'in'",
+    "ABS": "'abs'",
+    "DOT": "'.'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUALS": "'='",
+    "AT": "'@'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "ARROW": "'->'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "VPLUS": "'⊞'",
+    "ITER_PLUS": "'+^L'",
+    "TIMES": "'*'",
+    "SLASH": "'/'",
+    "DOTPROD": "'•'",
+    "DOT_WORD": "'dot'",
+    "VTIMES": "'⊠'",
+    "VDOT": "'⊡'",
+    "ITER_TIMES": "'*^L'",
+    "FIELD_TYPE": "the type 'F'",
+    "VEC_TYPE": "a vector type 'V_a'",
+    "NAME_SUFFIX": "a name '_a'",
+    "VAR": "a variable",
+    "NUMBER": "a number",
+    "$END": "the end of the program",
+}
+
+# Groups of terminals, summarised in messages.
+_OPERAND_STARTERS = {"LPAR", "LBRACE", "VAR", "NUMBER"}
+_BINDER_STARTERS = {"LAMBDA", "DECOUPLE", "LET"}
+_OPERATORS = {"PLUS", "MINUS", "VPLUS", "ITER_PLUS", "TIMES", "SLASH", "DOTPROD", "DOT_WORD", "VTIMES", "VDOT", "ITER_TIMES"}
+
+_OP_KEYS = {
+    "PLUS": "+",
+    "MINUS": "-",
+    "VPLUS": "⊞",
+    "ITER_PLUS": "+^L",
+    "TIMES": "*",
+    "SLASH": "/",
+    "DOTPROD": "•",
+    "DOT_WORD": "•",
+    "VDOT": "•",
+    "VTIMES": "⊠",
+    "ITER_TIMES": "*^L",
+}
+
+
+# Keywords are reserved everywhere: the contextual lexer alone would read `in`
+# as a variable wherever the keyword cannot stand, and report a confusing error
+# further on. Retyping them here makes the parser reject them where they appear.
+KEYWORDS = {"let": "LET", "in": "IN", "abs": "ABS", "dot": "DOT_WORD"}
+
+
+def _reserve_keywords(tok: Token) -> Token:
+    kind = KEYWORDS.get(str(tok))
+    return Token.new_borrow_pos(kind, str(tok), tok) if kind else tok
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("semantics").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        lexer_callbacks={"VAR": _reserve_keywords},
+    )
+
+
+def _pos_of_meta(meta) -> S.Pos:
+    return S.Pos(meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos)
+
+
+def _pos_of_token(tok: Token) -> S.Pos:
+    return S.Pos(tok.line, tok.column, tok.end_line, tok.end_column, tok.start_pos, tok.end_pos)
+
+
+def _number(tok: Token, negative: bool = False) -> Fraction:
+    value = Fraction(str(tok))  # exact: Fraction("0.001") == 1/1000
+    return -value if negative else value
+
+
+def _lambdas(binders, body: S.Term, pos: S.Pos) -> S.Term:
+    for var, annot in reversed(binders):
+        body = S.Lam(var, annot, body, pos=pos)
+    return body
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Builds the surface AST; every node gets the span of its parse-tree node."""
+
+    def start(self, meta, children):
+        return children[0]
+
+    # binders
+    def plain_binder(self, meta, children):
+        return (str(children[0]), None)
+
+    def paren_binder(self, meta, children):
+        _lpar, var, _colon, ty, _rpar = children
+        return (str(var), ty)
+
+    def annotated_binder(self, meta, children):
+        var, _colon, ty = children
+        return [(str(var), ty)]
+
+    def binders(self, meta, children):
+        return list(children)
+
+    def lam(self, meta, children):
+        _lam, binders, _dot, body = children
+        return _lambdas(binders, body, _pos_of_meta(meta))
+
+    # let forms
+    def let_annot(self, meta, children):
+        _let, var, _colon, ty, _eq, bound, _in, body = children
+        return S.Let(str(var), ty, bound, body, pos=_pos_of_meta(meta))
+
+    def let_plain(self, meta, children):
+        var = children[1]
+        binders = [c for c in children[2:-4]]
+        bound, body = children[-3], children[-1]
+        if binders:
+            bound = _lambdas(binders, bound, bound.pos)
+        return S.Let(str(var), None, bound, body, pos=_pos_of_meta(meta))
+
+    def let_decouple(self, meta, children):
+        _let, f, _at, name, x, _colon, ty, _eq, bound, _in, body = children
+        return S.LetDecouple(str(f), str(x), _name(name), ty, bound, body, pos=_pos_of_meta(meta))
+
+    def let_abs(self, meta, children):
+        _let, _l, f, _c, x, _r, _eq, _abs, bound, _in, body = children
+        return S.LetDecouple(str(f), str(x), None, None, bound, body, pos=_pos_of_meta(meta))
+
+    def decouple(self, meta, children):
+        _a, name, _l, f, _c, x, _r, _colon, ty, _dot, body = children
+        return S.Decouple(str(f), str(x), _name(name), ty, body, pos=_pos_of_meta(meta))
+
+    # operators and application
+    def binop(self, meta, children):
+        left, op, right = children
+        return S.BinOp(op, left, right, pos=_pos_of_meta(meta))
+
+    def add_op(self, meta, children):
+        return _OP_KEYS[children[0].type]
+
+    mul_op = add_op
+
+    def app(self, meta, children):
+        fun, arg = children
+        return S.App(fun, arg, pos=_pos_of_meta(meta))
+
+    # atoms
+    def var(self, meta, children):
+        return S.Var(str(children[0]), pos=_pos_of_token(children[0]))
+
+    def const(self, meta, children):
+        return S.Const(_number(children[0]), pos=_pos_of_token(children[0]))
+
+    def neg_const(self, meta, children):
+        _l, _minus, num, _r = children
+        return S.Const(_number(num, negative=True), pos=_pos_of_meta(meta))
+
+    def prov(self, meta, children):
+        _l, minus, num, _r = children
+        return S.Prov(_number(num, negative=minus is not None), pos=_pos_of_meta(meta))
+
+    # parenthesised term: keep the inner node (its own span)
+    def atom(self, meta, children):
+        return children[1]
+
+    # types
+    def field_type(self, meta, children):
+        return F
+
+    def vec_type(self, meta, children):
+        return Vec(str(children[0])[2:])
+
+    def arrow_type(self, meta, children):
+        dom, _arrow, cod = children
+        return Arrow(dom, cod)
+
+    def type_atom(self, meta, children):
+        return children[1]
+
+    def type(self, meta, children):
+        return children[1]
+
+
+def _name(tok) -> str | None:
+    return None if tok is None else str(tok)[1:]
+
+
+def parse(text: str) -> S.Term:
+    """Parse a program; raises ParseError (with line/column) on bad input."""
+    try:
+        tree = _lark().parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _parse_error(exc, text) from None
+    return _ToAst().transform(tree)
+
+
+def _describe_expected(expected) -> tuple[str, ...]:
+    names = set(expected)
+    words = []
+    if _OPERAND_STARTERS | _BINDER_STARTERS <= names:
+        words.append("a term")
+        names -= _OPERAND_STARTERS | _BINDER_STARTERS
+    elif _OPERAND_STARTERS <= names:
+        words.append("an operand")
+        names -= _OPERAND_STARTERS
+    if _OPERATORS <= names:
+        words.append("an operator")
+        names -= _OPERATORS
+    words.extend(sorted(TERMINAL_WORDS.get(n, n) for n in names))
+    return tuple(words)
+
+
+def _join(words: tuple[str, ...]) -> str:
+    if not words:
+        return "nothing"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
+    if isinstance(exc, lark.exceptions.UnexpectedToken):
+        tok = exc.token
+        # LALR states are shared between contexts, so exc.expected may list
+        # terminals that cannot follow here; accepts() simulates each one.
+        acceptable = exc.interactive_parser.accepts() if exc.interactive_parser else exc.expected
+        expected = _describe_expected(acceptable)
+        if tok.type == "$END":
+            found = "the end of the program"
+            line, column = _end_position(text)
+        else:
+            found = repr(str(tok))
+            line, column = tok.line, tok.column
+        message = f"unexpected {found}; expected {_join(expected)}"
+        hint = _hint(tok, acceptable)
+        if hint:
+            message += f" ({hint})"
+        return ParseError(message, line, column, found=str(tok) if tok.type != "$END" else "", expected=expected)
+    if isinstance(exc, lark.exceptions.UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        parser = getattr(exc, "interactive_parser", None)
+        expected = _describe_expected(parser.accepts() if parser else (exc.allowed or ()))
+        message = f"unexpected character {char!r}"
+        if expected:
+            message += f"; expected {_join(expected)}"
+        return ParseError(message, exc.line, exc.column, found=char, expected=expected)
+    if isinstance(exc, lark.exceptions.UnexpectedEOF):
+        expected = _describe_expected(exc.expected)
+        line, column = _end_position(text)
+        return ParseError(f"unexpected end of the program; expected {_join(expected)}", line, column, expected=expected)
+    line = getattr(exc, "line", None)
+    column = getattr(exc, "column", None)
+    return ParseError(str(exc), line if isinstance(line, int) and line > 0 else None, column if isinstance(column, int) and column > 0 else None)
+
+
+def _hint(tok: Token, expected) -> str:
+    if tok.type == "MINUS" and "NUMBER" not in expected:
+        return "a negative literal is written (-3), or {-3} when provisional"
+    if tok.type in ("LAMBDA", "LET", "DECOUPLE") and tok.type not in expected:
+        return "a λ, let or A(f,x) used as an operand must be parenthesised"
+    return ""
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1

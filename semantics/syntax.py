@@ -1,0 +1,171 @@
+"""Surface syntax of the abductive calculus: the AST the parser builds.
+
+Every node keeps its source position (`pos`), which takes no part in equality:
+two ASTs are equal when they are the same program, whatever the layout, the
+notation (paper or visualiser) or the sugar for binders they were written in.
+
+The AST keeps exactly the distinctions that matter for typing:
+- `+` and `*` are the paper's overloaded operators (resolved by type);
+  `⊞` and `⊠` are the visualiser's explicitly vectorial ones;
+- `•`, `dot`, `⊡`, `\\sq.` are one operator (dot product);
+- `let f @ p = t in u` and `let (f,p) = abs t in u` are one construct;
+- `λx y. t` is `λx. λy. t`, and `let f x y = t in u` is `let f = λx. λy. t in u`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Optional
+
+from .types import Type
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A source span: 1-based line and column of its start and end, and offsets."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int
+    end: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+def _pos() -> Optional[Pos]:
+    return field(default=None, compare=False, repr=False)
+
+
+# Operators, by what they mean (their key), not by how they were written.
+# key: (printed symbol, precedence level, description)
+ADDITIVE = 1
+MULTIPLICATIVE = 2
+
+OPERATORS = {
+    "+": ("+", ADDITIVE, "addition (scalar or vector, by type)"),
+    "-": ("-", ADDITIVE, "scalar subtraction"),
+    "⊞": ("⊞", ADDITIVE, "vector addition"),
+    "+^L": ("+^L", ADDITIVE, "left-iterated vector addition"),
+    "*": ("*", MULTIPLICATIVE, "multiplication (scalar, or scalar times vector, by type)"),
+    "/": ("/", MULTIPLICATIVE, "scalar division"),
+    "•": ("•", MULTIPLICATIVE, "dot product"),
+    "⊠": ("⊠", MULTIPLICATIVE, "scalar multiplication of a vector"),
+    "*^L": ("*^L", MULTIPLICATIVE, "left-iterated scalar multiplication"),
+}
+
+ITERATED = frozenset({"+^L", "*^L"})
+
+
+class Term:
+    """Base class of surface terms."""
+
+    pos: Optional[Pos]
+
+
+@dataclass(frozen=True)
+class Var(Term):
+    name: str
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class Lam(Term):
+    var: str
+    annot: Optional[Type]
+    body: Term
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class App(Term):
+    fun: Term
+    arg: Term
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class Const(Term):
+    """A definitive scalar constant (an element of the field, exact)."""
+
+    value: Fraction
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class Prov(Term):
+    """A provisional constant `{p}`."""
+
+    value: Fraction
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class BinOp(Term):
+    """An infix operation; `op` is a key of OPERATORS."""
+
+    op: str
+    left: Term
+    right: Term
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class Decouple(Term):
+    """`A_a(f,x):T'. t` — `name` is the user's name for a (or None), `annot` T'."""
+
+    f: str
+    x: str
+    name: Optional[str]
+    annot: Optional[Type]
+    body: Term
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class Let(Term):
+    """`let x : T = t in u`, which means `(λx:T. u) t`."""
+
+    var: str
+    annot: Optional[Type]
+    bound: Term
+    body: Term
+    pos: Optional[Pos] = _pos()
+
+
+@dataclass(frozen=True)
+class LetDecouple(Term):
+    """`let f @_a p : T' = t in u`, which means `(A_a(f,p):T'. u) t`."""
+
+    f: str
+    x: str
+    name: Optional[str]
+    annot: Optional[Type]
+    bound: Term
+    body: Term
+    pos: Optional[Pos] = _pos()
+
+
+def subterms(term: Term):
+    """The immediate subterms of a term, left to right."""
+    if isinstance(term, (Var, Const, Prov)):
+        return ()
+    if isinstance(term, Lam):
+        return (term.body,)
+    if isinstance(term, App):
+        return (term.fun, term.arg)
+    if isinstance(term, BinOp):
+        return (term.left, term.right)
+    if isinstance(term, Decouple):
+        return (term.body,)
+    if isinstance(term, (Let, LetDecouple)):
+        return (term.bound, term.body)
+    raise TypeError(f"not a term: {term!r}")
+
+
+def size(term: Term) -> int:
+    """Number of AST nodes."""
+    return 1 + sum(size(s) for s in subterms(term))

@@ -1,0 +1,510 @@
+"""Type inference for the judgement `A | Γ | p⃗ ⊢ t : T` of the paper (Sec. 3).
+
+- Unannotated binders get inference variables, solved by unification.
+- The overloaded `+` and `*` are resolved by type once unification is done:
+  `+` is the field's + on F and +_a on V_a; `*` is the field's × when its right
+  operand is F and ×_a (scalar multiplication) when it is V_a.
+- A type left unconstrained defaults to F (documented in docs/SYNTAX.md). An
+  operand that must be a vector but whose vector type is unknown is an error:
+  there is no default name.
+- Each decoupling `A(f,x).t` binds a fresh name a (the user's, or a generated
+  one); V_a may not occur in the type of anything outside that decoupling: not
+  in the decoupling's own type T' -> T, nor in the type of any subterm or
+  binder outside it (the paper's side condition `A ⊢ Γ, T', T`).
+- The result is a Judgement whose term is a typed core term (semantics.core)
+  and whose p⃗ lists the provisional constants in the order the paper's
+  (linear) rules give: left to right in the core term, where `let x = t in u`
+  is `(λx.u) t`, so the body's constants come before the bound term's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional
+
+from . import core as C
+from . import syntax as S
+from .errors import TypeCheckError
+from .types import Arrow, F, Field, Meta, Type, Vec, names_of, show_type
+
+
+@dataclass
+class Judgement:
+    """`names | context | params ⊢ term : type`, with the surface term it came from."""
+
+    names: tuple[str, ...]
+    context: tuple[tuple[str, Type], ...]
+    params: tuple[Fraction, ...]
+    term: C.Core
+    type: Type
+    surface: Optional[S.Term] = None
+    decouplings: tuple[str, ...] = ()  # the names bound by decouplings, in pre-order
+
+    def __str__(self) -> str:
+        from .pretty import pretty
+
+        names = ", ".join(self.names) or "-"
+        ctx = ", ".join(f"{x}:{t}" for x, t in self.context) or "-"
+        params = ", ".join(show_fraction(p) for p in self.params) or "-"
+        term = pretty(self.surface) if self.surface is not None else C.show_core(self.term)
+        return f"{names} | {ctx} | {params} ⊢ {term} : {self.type}"
+
+
+def show_fraction(value: Fraction) -> str:
+    """Exact rational as text: '3', '-1/2'."""
+    return str(value)
+
+
+class _Mismatch(Exception):
+    def __init__(self, left: Type, right: Type):
+        self.left, self.right = left, right
+
+
+class _Infinite(Exception):
+    def __init__(self, meta: Meta, other: Type):
+        self.meta, self.other = meta, other
+
+
+@dataclass
+class _KindConstraint:
+    kind: str  # "ground" or "vector"
+    type: Type
+    node: S.Term
+    op: str
+
+
+def _name_supply(taken: set[str]):
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for n in itertools.count():
+        for ch in letters:
+            name = ch if n == 0 else f"{ch}{n}"
+            if name not in taken:
+                yield name
+
+
+class _Checker:
+    def __init__(self, source: Optional[str], reserved_names: set[str]):
+        self.source = source
+        self.subst: dict[int, Type] = {}
+        self.metas = itertools.count(1)
+        self.constraints: list[_KindConstraint] = []
+        self.ops: list[tuple[C.Core, S.BinOp]] = []
+        self.scopes: list[tuple[C.Core, frozenset[str], S.Term]] = []
+        self.binders: list[tuple[str, Type, frozenset[str], S.Term]] = []
+        self.allocated: set[str] = set()  # names given out (and A)
+        self.user_names = set(reserved_names)  # kept free for the user's own names
+        self.auto_names = _name_supply(self.user_names)
+        self.binding_site: dict[str, S.Term] = {}
+        self.decouplings: list[str] = []
+
+    # ---- inference variables and unification --------------------------------
+    def fresh(self) -> Meta:
+        return Meta(next(self.metas))
+
+    def resolve(self, t: Type) -> Type:
+        """Apply the substitution all the way down (leaves unsolved metas)."""
+        if isinstance(t, Meta):
+            if t.id in self.subst:
+                solved = self.resolve(self.subst[t.id])
+                self.subst[t.id] = solved
+                return solved
+            return t
+        if isinstance(t, Arrow):
+            return Arrow(self.resolve(t.dom), self.resolve(t.cod))
+        return t
+
+    def _occurs(self, meta: Meta, t: Type) -> bool:
+        t = self.resolve(t)
+        if t == meta:
+            return True
+        if isinstance(t, Arrow):
+            return self._occurs(meta, t.dom) or self._occurs(meta, t.cod)
+        return False
+
+    def _unify(self, a: Type, b: Type) -> None:
+        a, b = self.resolve(a), self.resolve(b)
+        if a == b:
+            return
+        if isinstance(a, Meta):
+            if self._occurs(a, b):
+                raise _Infinite(a, b)
+            self.subst[a.id] = b
+            return
+        if isinstance(b, Meta):
+            self._unify(b, a)
+            return
+        if isinstance(a, Arrow) and isinstance(b, Arrow):
+            self._unify(a.dom, b.dom)
+            self._unify(a.cod, b.cod)
+            return
+        raise _Mismatch(a, b)
+
+    def unify(self, a: Type, b: Type, message) -> None:
+        """Unify; on failure raise a TypeCheckError built by message(a, b, detail)."""
+        try:
+            self._unify(a, b)
+        except _Mismatch as exc:
+            ra, rb = self.resolve(a), self.resolve(b)
+            detail = ""
+            if (exc.left, exc.right) not in ((ra, rb), (rb, ra)):
+                detail = f" ({exc.left} and {exc.right} differ)"
+            raise message(ra, rb, detail)
+        except _Infinite as exc:
+            raise message(self.resolve(a), self.resolve(b), f" (this would need an infinite type: {exc.meta} = {self.resolve(exc.other)})")
+
+    # ---- messages ------------------------------------------------------------
+    def show(self, term: S.Term) -> str:
+        text = None
+        if self.source is not None and term.pos is not None:
+            text = " ".join(self.source[term.pos.start : term.pos.end].split())
+        if not text:
+            from .pretty import pretty
+
+            try:
+                text = pretty(term)
+            except ValueError:
+                text = repr(term)
+        if len(text) > 60:
+            text = text[:57] + "..."
+        at = f" ({term.pos})" if term.pos is not None else ""
+        return f"`{text}`{at}"
+
+    def error(self, term: S.Term, message: str) -> TypeCheckError:
+        pos = term.pos
+        return TypeCheckError(message, pos.line if pos else None, pos.column if pos else None)
+
+    # ---- annotations -----------------------------------------------------------
+    def annotation(self, t: Type, names: dict[str, str], where: S.Term) -> Type:
+        """Map the user's vector names in an annotation to the internal names in scope."""
+        if isinstance(t, Vec):
+            if t.name not in names:
+                raise self.error(
+                    where,
+                    f"unknown vector name '{t.name}' in the annotation V_{t.name} of {self.show(where)}: "
+                    f"no enclosing decoupling A_{t.name}(f,x) or let f @_{t.name} p binds it",
+                )
+            return Vec(names[t.name])
+        if isinstance(t, Arrow):
+            return Arrow(self.annotation(t.dom, names, where), self.annotation(t.cod, names, where))
+        return t
+
+    def new_name(self, preferred: Optional[str]) -> str:
+        """A name no other decoupling (nor A) has: the user's if free, else a fresh one."""
+        if preferred is not None and preferred not in self.allocated:
+            name = preferred
+        elif preferred is not None:
+            taken = self.allocated | self.user_names
+            name = next(n for n in (f"{preferred}{i}" for i in itertools.count(1)) if n not in taken)
+        else:
+            name = next(n for n in self.auto_names if n not in self.allocated)
+        self.allocated.add(name)
+        return name
+
+    # ---- inference -----------------------------------------------------------
+    def infer(self, t: S.Term, env: dict[str, Type], scope: frozenset[str], names: dict[str, str]) -> C.Core:
+        node = self._infer(t, env, scope, names)
+        self.scopes.append((node, scope, t))
+        return node
+
+    def _infer(self, t, env, scope, names) -> C.Core:
+        if isinstance(t, S.Var):
+            if t.name not in env:
+                raise self.error(t, f"unbound variable '{t.name}' in {self.show(t)}")
+            return C.CVar(t.name, env[t.name], pos=t.pos)
+
+        if isinstance(t, S.Const):
+            return C.CConst(t.value, F, pos=t.pos)
+
+        if isinstance(t, S.Prov):
+            return C.CProv(t.value, -1, F, pos=t.pos)
+
+        if isinstance(t, S.Lam):
+            return self.lam(t.var, t.annot, t.body, env, scope, names, t)
+
+        if isinstance(t, S.App):
+            fun = self.infer(t.fun, env, scope, names)
+            arg = self.infer(t.arg, env, scope, names)
+            return self.apply(fun, arg, t.fun, t.arg, t)
+
+        if isinstance(t, S.Let):
+            bound = self.infer(t.bound, env, scope, names)
+            lam = self.lam(t.var, t.annot, t.body, env, scope, names, t)
+            self.scopes.append((lam, scope, t))
+            return self.apply(lam, bound, t, t.bound, t)
+
+        if isinstance(t, S.Decouple):
+            return self.decouple(t.f, t.x, t.name, t.annot, t.body, env, scope, names, t)
+
+        if isinstance(t, S.LetDecouple):
+            bound = self.infer(t.bound, env, scope, names)
+            dec = self.decouple(t.f, t.x, t.name, t.annot, t.body, env, scope, names, t)
+            self.scopes.append((dec, scope, t))
+            return self.apply(dec, bound, t, t.bound, t, model=True)
+
+        if isinstance(t, S.BinOp):
+            return self.binop(t, env, scope, names)
+
+        raise TypeError(f"not a term: {t!r}")
+
+    def lam(self, var, annot, body, env, scope, names, site) -> C.CLam:
+        dom = self.annotation(annot, names, site) if annot is not None else self.fresh()
+        self.binders.append((var, dom, scope, site))
+        inner = self.infer(body, {**env, var: dom}, scope, names)
+        return C.CLam(var, dom, inner, Arrow(dom, inner.type), pos=site.pos)
+
+    def apply(self, fun: C.Core, arg: C.Core, fun_s: S.Term, arg_s: S.Term, site: S.Term, model=False) -> C.CApp:
+        dom, cod = self.fresh(), self.fresh()
+        self.unify(
+            fun.type,
+            Arrow(dom, cod),
+            lambda a, b, d: self.error(fun_s, f"{self.show(fun_s)} has type {a}, which is not a function type, but it is applied to {self.show(arg_s)}"),
+        )
+        if model:
+            what = lambda a, b, d: self.error(  # noqa: E731
+                arg_s,
+                f"the decoupled term {self.show(arg_s)} has type {b}, but the decoupling expects a model of type {a}{d}",
+            )
+        else:
+            what = lambda a, b, d: self.error(  # noqa: E731
+                arg_s,
+                f"type mismatch: {self.show(fun_s)} expects an argument of type {a}, but {self.show(arg_s)} has type {b}{d}",
+            )
+        self.unify(dom, arg.type, what)
+        return C.CApp(fun, arg, cod, pos=site.pos)
+
+    def decouple(self, f, x, user_name, annot, body, env, scope, names, site) -> C.CDecouple:
+        a = self.new_name(user_name)
+        self.decouplings.append(a)
+        self.binding_site[a] = site
+        inner_names = dict(names)
+        if user_name is not None:
+            inner_names[user_name] = a
+        model = self.annotation(annot, names, site) if annot is not None else self.fresh()
+        inner_scope = scope | {a}
+        f_type, x_type = Arrow(Vec(a), model), Vec(a)
+        self.binders.append((f, f_type, inner_scope, site))
+        self.binders.append((x, x_type, inner_scope, site))
+        self.binders.append(("the model of " + f, model, scope, site))
+        inner = self.infer(body, {**env, f: f_type, x: x_type}, inner_scope, inner_names)
+        return C.CDecouple(a, f, x, model, inner, Arrow(model, inner.type), pos=site.pos)
+
+    def binop(self, t: S.BinOp, env, scope, names) -> C.Core:
+        left = self.infer(t.left, env, scope, names)
+        right = self.infer(t.right, env, scope, names)
+        op = t.op
+        sym = S.OPERATORS[op][0]
+
+        def same(a, b, d):
+            return self.error(
+                t,
+                f"the operands of {sym} in {self.show(t)} must have the same type, but "
+                f"{self.show(t.left)} has type {a} and {self.show(t.right)} has type {b}{d}",
+            )
+
+        def scalar(side: S.Term, which: str):
+            return lambda a, b, d: self.error(
+                side, f"the {which} operand of {sym}, {self.show(side)}, has type {a}, but {sym} needs a scalar (F) there"
+            )
+
+        if op in ("+", "⊞", "•"):
+            self.unify(left.type, right.type, same)
+            kind = "ground" if op == "+" else "vector"
+            self.constraints.append(_KindConstraint(kind, left.type, t, op))
+            result = F if op == "•" else left.type
+        elif op in ("-", "/"):
+            self.unify(left.type, F, scalar(t.left, "left"))
+            self.unify(right.type, F, scalar(t.right, "right"))
+            result = F
+        elif op in ("*", "⊠"):
+            self.unify(left.type, F, scalar(t.left, "left"))
+            self.constraints.append(_KindConstraint("ground" if op == "*" else "vector", right.type, t, op))
+            result = right.type
+        elif op in S.ITERATED:
+            self.constraints.append(_KindConstraint("vector", right.type, t, op))
+            expected = Arrow(right.type, right.type if op == "+^L" else F)
+            self.unify(
+                left.type,
+                expected,
+                lambda a, b, d: self.error(
+                    t.left,
+                    f"the function operand of {sym}, {self.show(t.left)}, has type {a}, but with the vector "
+                    f"operand {self.show(t.right)} of type {self.resolve(right.type)} it must have type {b}{d}",
+                ),
+            )
+            result = right.type
+            node = C.CIter(op, "", left, right, result, pos=t.pos)
+            self.ops.append((node, t))
+            return node
+        else:
+            raise TypeError(f"unknown operator {op!r}")
+        node = C.COp(op, None, left, right, result, pos=t.pos)
+        self.ops.append((node, t))
+        return node
+
+    # ---- after unification ---------------------------------------------------
+    def finish(self, root: C.Core) -> None:
+        # 1. An operand that must be a vector, of unknown vector type: no default.
+        for c in self.constraints:
+            if c.kind == "vector" and isinstance(self.resolve(c.type), Meta):
+                raise self.error(
+                    c.node,
+                    f"cannot tell which vector type the operands of {S.OPERATORS[c.op][0]} in {self.show(c.node)} have: "
+                    f"nothing fixes their vector space V_a; annotate a binder (for example λv:V_a. ...) inside a decoupling A_a(f,x)",
+                )
+        # 2. Defaults: anything still unknown is F.
+        for node in C.walk(root):
+            for t in _types_of(node):
+                self._default(t)
+        # 3. The operators' operand kinds.
+        for c in self.constraints:
+            ty = self.resolve(c.type)
+            sym = S.OPERATORS[c.op][0]
+            if c.kind == "ground" and isinstance(ty, Arrow):
+                raise self.error(
+                    c.node,
+                    f"{sym} in {self.show(c.node)} works on scalars (F) or vectors (V_a), but its operands have type {ty}",
+                )
+            if c.kind == "vector" and not isinstance(ty, Vec):
+                raise self.error(
+                    c.node, f"{sym} in {self.show(c.node)} needs vector operands (of a type V_a), but they have type {ty}"
+                )
+        # 4. Zonk every node, resolve every operator.
+        for node in C.walk(root):
+            _zonk(node, self.resolve)
+        for node, surface in self.ops:
+            _resolve_operator(node, surface)
+        # 5. Names may not escape their decoupling.
+        self.check_scopes()
+
+    def _default(self, t: Type) -> None:
+        t = self.resolve(t)
+        if isinstance(t, Meta):
+            self.subst[t.id] = F
+        elif isinstance(t, Arrow):
+            self._default(t.dom)
+            self._default(t.cod)
+
+    def check_scopes(self) -> None:
+        for var, ty, scope, site in self.binders:
+            escaped = names_of(self.resolve(ty)) - scope
+            if escaped:
+                a = sorted(escaped)[0]
+                raise self.error(
+                    site,
+                    f"vector name escapes its decoupling: {var} (bound by {self.show(site)}) has type {self.resolve(ty)}, "
+                    f"but the name {a} is bound by the decoupling {self.show(self.binding_site[a])} and V_{a} "
+                    f"cannot be used outside it",
+                )
+        # Outermost offending subterm first (scopes were recorded innermost first).
+        for node, scope, site in reversed(self.scopes):
+            escaped = names_of(node.type) - scope
+            if escaped:
+                a = sorted(escaped)[0]
+                if site is self.binding_site[a]:
+                    raise self.error(
+                        site,
+                        f"vector name escapes its decoupling: {self.show(site)} has type {node.type}, which mentions "
+                        f"the name {a} that this very decoupling binds; V_{a} may only be used inside it "
+                        f"(for example reduce the vector with a dot product: p • p)",
+                    )
+                raise self.error(
+                    site,
+                    f"vector name escapes its decoupling: {self.show(site)} has type {node.type}, "
+                    f"but the name {a} is bound by the decoupling {self.show(self.binding_site[a])} and V_{a} "
+                    f"cannot be used outside it",
+                )
+
+
+def _types_of(node: C.Core):
+    yield node.type
+    if isinstance(node, C.CLam):
+        yield node.var_type
+    if isinstance(node, C.CDecouple):
+        yield node.model_type
+
+
+def _zonk(node: C.Core, resolve) -> None:
+    node.type = resolve(node.type)
+    if isinstance(node, C.CLam):
+        node.var_type = resolve(node.var_type)
+    if isinstance(node, C.CDecouple):
+        node.model_type = resolve(node.model_type)
+
+
+def _resolve_operator(node: C.Core, surface: S.BinOp) -> None:
+    op = surface.op
+    if isinstance(node, C.CIter):
+        node.op = "iadd" if op == "+^L" else "imul"
+        node.name = node.vec.type.name
+        return
+    right = node.right.type
+    if op in ("-", "/"):
+        node.op, node.name = ("sub" if op == "-" else "div"), None
+    elif op == "+":
+        node.op, node.name = ("add", None) if isinstance(right, Field) else ("vadd", right.name)
+    elif op == "⊞":
+        node.op, node.name = "vadd", right.name
+    elif op == "*":
+        node.op, node.name = ("mul", None) if isinstance(right, Field) else ("smul", right.name)
+    elif op == "⊠":
+        node.op, node.name = "smul", right.name
+    elif op == "•":
+        node.op, node.name = "dot", right.name
+    else:
+        raise TypeError(f"unknown operator {op!r}")
+
+
+def typecheck(
+    term: S.Term,
+    *,
+    context: tuple[tuple[str, Type], ...] = (),
+    names: tuple[str, ...] = (),
+    source: Optional[str] = None,
+) -> Judgement:
+    """Infer `names | context | p⃗ ⊢ term : T`; raise TypeCheckError if there is none.
+
+    `names` (the paper's A) must contain every name of the context's types.
+    """
+    names = tuple(names)
+    for var, ty in context:
+        missing = names_of(ty) - set(names)
+        if missing:
+            raise TypeCheckError(f"the context gives {var} the type {ty}, whose names {sorted(missing)} are not in A")
+    checker = _Checker(source, reserved_names=set(names) | _user_names(term))
+    checker.allocated |= set(names)
+    scope = frozenset(names)
+    root = checker.infer(term, dict(context), scope, {n: n for n in names})
+    checker.finish(root)
+    params = []
+    for i, prov in enumerate(C.provisionals(root)):
+        prov.index = i
+        params.append(prov.value)
+    return Judgement(
+        names=names,
+        context=tuple(context),
+        params=tuple(params),
+        term=root,
+        type=root.type,
+        surface=term,
+        decouplings=tuple(checker.decouplings),
+    )
+
+
+def _user_names(term: S.Term) -> set[str]:
+    found = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, (S.Decouple, S.LetDecouple)) and t.name is not None:
+            found.add(t.name)
+        stack.extend(S.subterms(t))
+    return found
+
+
+def check_program(text: str) -> Judgement:
+    """Parse and type-check a closed program."""
+    from .parser import parse
+
+    return typecheck(parse(text), source=text)

@@ -292,7 +292,7 @@ def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
 
 
 def _hint(tok: Token, expected) -> str:
-    if tok.type == "MINUS" and "NUMBER" not in expected:
+    if tok.type == "MINUS" and "MINUS" not in expected:
         return "a negative literal is written (-3), or {-3} when provisional"
     if tok.type in ("LAMBDA", "LET", "DECOUPLE") and tok.type not in expected:
         return "a λ, let or A(f,x) used as an operand must be parenthesised"
@@ -300,5 +300,6 @@ def _hint(tok: Token, expected) -> str:
 
 
 def _end_position(text: str) -> tuple[int, int]:
-    lines = text.split("\n")
+    """Line and column just after the last non-blank character (1:1 if none)."""
+    lines = text.rstrip().split("\n")
     return len(lines), len(lines[-1]) + 1

@@ -1,0 +1,1 @@
+"""Hypothesis strategies: surface syntax (here) and, later, well-typed terms."""

@@ -1,0 +1,1 @@
+"""The paper's theorems as executable properties (see docs/ once they land)."""

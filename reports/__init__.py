@@ -1,0 +1,1 @@
+"""Soundness reports (Markdown/HTML/JSON): arrives with the properties."""

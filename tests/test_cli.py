@@ -1,0 +1,149 @@
+"""The `goi` command: outputs, JSON objects, exit codes, and no traceback on bad input."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from semantics import exitcodes
+from semantics.cli import main
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_parse_prints_the_normalised_program(capsys):
+    code, out, err = run(capsys, "parse", "-e", r"let (f,p) = abs \x. x \sq+ x in p")
+    assert code == exitcodes.OK
+    assert out.strip() == "let f @ p = λx. x ⊞ x in p"
+
+
+def test_typecheck_prints_the_judgement(capsys):
+    code, out, _ = run(capsys, "typecheck", str(PROGRAMS / "paper/deep_decoupling.goi"))
+    assert code == exitcodes.OK
+    assert out.startswith("- | - | 3, 2 ⊢ let y = {2} + 1 in")
+    assert out.strip().endswith(": F")
+
+
+def test_typecheck_json(capsys):
+    code, out, _ = run(capsys, "typecheck", "--json", "-e", "let f @ p = {0.5} - {2} in f p")
+    assert code == exitcodes.OK
+    data = json.loads(out)
+    assert data["status"] == "ok"
+    assert data["type"] == "F"
+    assert data["parameters"] == ["1/2", "2"]
+    assert data["decouplings"] == ["a"]
+    assert data["judgement"].startswith("- | - | 1/2, 2 ⊢")
+
+
+def test_parse_json_has_the_ast_with_positions(capsys):
+    code, out, _ = run(capsys, "parse", "--json", "-e", "f {1}")
+    data = json.loads(out)
+    assert code == exitcodes.OK and data["status"] == "ok" and data["program"] == "f {1}"
+    ast = data["ast"]
+    assert ast["node"] == "app" and ast["arg"] == {"node": "prov", "value": "1", "pos": {"line": 1, "column": 3, "end_line": 1, "end_column": 6}}
+
+
+def test_standard_input(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("1 +\n"))
+    code, _, err = run(capsys, "parse", "-")
+    assert code == exitcodes.BAD_INPUT
+    assert err.startswith("<stdin>:1:4: parse error: unexpected the end of the program")
+
+
+def test_parse_error_human_output_points_at_the_place(capsys):
+    code, out, err = run(capsys, "parse", "-e", "let x = 1 in\n  x $ 2")
+    assert code == exitcodes.BAD_INPUT and out == ""
+    assert err.splitlines() == [
+        "<-e>:2:5: parse error: unexpected character '$'; expected an operand, an operator or the end of the program",
+        "    x $ 2",
+        "      ^",
+    ]
+
+
+@pytest.mark.parametrize("command", ["parse", "typecheck"])
+def test_parse_error_json(capsys, command):
+    code, out, _ = run(capsys, command, "--json", "-e", "(1")
+    assert code == exitcodes.BAD_INPUT
+    data = json.loads(out)
+    assert data["status"] == "error"
+    assert data["error"]["kind"] == "parse"
+    assert (data["error"]["line"], data["error"]["column"]) == (1, 3)
+    assert data["error"]["expected"] == ["')'"]
+
+
+def test_type_error_json(capsys):
+    code, out, _ = run(capsys, "typecheck", "--json", "-e", "let f @ p = {1} in p")
+    data = json.loads(out)
+    assert code == exitcodes.BAD_INPUT
+    assert data["error"]["kind"] == "type" and "escapes" in data["error"]["message"]
+    assert (data["error"]["line"], data["error"]["column"]) == (1, 1)
+
+
+def test_unreadable_files_are_bad_input(capsys, tmp_path):
+    code, _, err = run(capsys, "parse", str(tmp_path / "missing.goi"))
+    assert code == exitcodes.BAD_INPUT and "cannot read" in err and "Traceback" not in err
+    binary = tmp_path / "binary.goi"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    code, out, _ = run(capsys, "parse", "--json", str(binary))
+    assert code == exitcodes.BAD_INPUT and json.loads(out)["error"]["kind"] == "io"
+
+
+def test_no_program_is_bad_input(capsys):
+    code, _, err = run(capsys, "parse")
+    assert code == exitcodes.BAD_INPUT and "no program given" in err
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == exitcodes.USAGE
+    with pytest.raises(SystemExit) as info:
+        main(["parse", "file.goi", "-e", "1"])
+    assert info.value.code == exitcodes.USAGE
+
+
+def test_long_operator_chains_are_handled(capsys):
+    code, out, _ = run(capsys, "typecheck", "-e", " + ".join(["{1}"] * 3000))
+    assert code == exitcodes.OK and out.strip().endswith(": F")
+
+
+BAD_INPUTS = [
+    "",
+    ")",
+    "λ",
+    "let",
+    "{",
+    "1 2 3",
+    "λx. x x",
+    "A(f,x). x",
+    "\x00\x01",
+    "(" * 50000 + "1" + ")" * 50000,
+    "let f @ p = {1e} in p",
+    "{1/3}",
+    "λx:V_a. x",
+]
+
+
+def test_the_goi_console_script_is_installed():
+    assert shutil.which("goi") is not None, "run the README's install command: pip install -e '.[dev]'"
+
+
+@pytest.mark.parametrize("text", BAD_INPUTS, ids=[repr(t[:20]) for t in BAD_INPUTS])
+def test_installed_goi_never_shows_a_traceback_on_bad_input(text, tmp_path):
+    path = tmp_path / "prog.goi"
+    path.write_text(text, encoding="utf-8")
+    for command in (["goi", "typecheck", str(path)], ["goi", "typecheck", "--json", str(path)]):
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == exitcodes.BAD_INPUT, (proc.returncode, proc.stderr[-500:])
+        assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+        if "--json" in command:
+            assert json.loads(proc.stdout)["status"] == "error"

@@ -1,0 +1,236 @@
+"""Type checker: the judgement A | Γ | p⃗ ⊢ t : T of the paper."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from semantics import core as C
+from semantics.errors import TypeCheckError
+from semantics.parser import parse
+from semantics.typecheck import check_program, typecheck
+from semantics.types import Arrow, F, Vec
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def load(rel: str) -> str:
+    return (PROGRAMS / rel).read_text(encoding="utf-8")
+
+
+# ---- the paper's and the visualiser's programs: type and parameter vector ---------
+
+EXAMPLES = {
+    # p⃗ follows the paper's linear rules on the desugared term: in `let x = t in u`,
+    # i.e. `(λx.u) t`, the constants of u come before those of t.
+    "paper/simple_abduction.goi": ("F", [1]),
+    "paper/deep_decoupling.goi": ("F", [3, 2]),
+    "paper/linearity_shared.goi": ("F", [1]),
+    "paper/linearity_two.goi": ("F", [1, 1]),
+    "paper/linearity_discarded.goi": ("F", [1]),
+    "paper/linearity_none.goi": ("F", []),
+    "paper/meta_learning.goi": ("F", [2, 1]),
+    "paper/decoupling_primitive.goi": ("F", [1]),
+    "paper/linear_regression.goi": ("F", [1, 0]),
+    "paper/index_order.goi": ("F", [1, 2]),
+    "visualiser/simple_abd_prog.goi": ("F", [1]),
+    "visualiser/higher_abd_prog.goi": ("F", [3, 2]),
+    "visualiser/fig10_1.goi": ("F", [1]),
+    "visualiser/fig10_2.goi": ("F", [1, 1]),
+    "visualiser/meta_learning.goi": ("F", [2, 1]),
+    "visualiser/church_numerals_prog.goi": ("F", []),
+    "visualiser/escapes.goi": ("F", [1, 0]),
+    "visualiser/gradient_descent_in_calculus.goi": ("F", [1, 0]),
+}
+
+
+def test_every_example_program_is_in_the_table():
+    on_disk = {f"{p.parent.name}/{p.name}" for p in PROGRAMS.glob("*/*.goi")}
+    assert on_disk == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("rel", sorted(EXAMPLES))
+def test_example_programs_type(rel):
+    typ, params = EXAMPLES[rel]
+    j = check_program(load(rel))
+    assert str(j.type) == typ
+    assert list(j.params) == [Fraction(p) for p in params]
+    assert j.names == () and j.context == ()
+    # The indices of the provisional constants are their places in p⃗.
+    assert [p.index for p in C.provisionals(j.term)] == list(range(len(params)))
+
+
+def test_the_paper_examples_in_the_issue():
+    assert str(check_program("let f @ p = {1} + 2 in f p").type) == "F"
+    assert str(check_program("let f @ p = {1} in p • p").type) == "F"
+    with pytest.raises(TypeCheckError, match="escapes"):
+        check_program("let f @ p = {1} in p")
+    # (λx.0){1} keeps its parameter, 0 has none.
+    assert check_program("(λx. 0) {1}").params == (Fraction(1),)
+    assert check_program("0").params == ()
+
+
+def test_judgement_text():
+    j = check_program("let f @ p = {1} + 2 in f p")
+    assert str(j) == "- | - | 1 ⊢ let f @ p = {1} + 2 in f p : F"
+
+
+# ---- the operators are resolved to the primitives of Σ and Σ^iter -----------------
+
+def ops(j):
+    return [(n.op, n.name) for n in C.walk(j.term) if isinstance(n, (C.COp, C.CIter))]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("1 + 2", [("add", None)]),
+        ("1 - 2 / 3", [("sub", None), ("div", None)]),
+        ("2 * 3", [("mul", None)]),
+        ("2 × 3", [("mul", None)]),
+        ("let f @ p = {1} in (p + p) • p", [("dot", "a"), ("vadd", "a")]),
+        ("let f @ p = {1} in (2 * p) • p", [("dot", "a"), ("smul", "a")]),
+        ("let f @ p = {1} in (p ⊞ (2 ⊠ p)) ⊡ p", [("dot", "a"), ("vadd", "a"), ("smul", "a")]),
+        ("let f @ p = {1} in ((λe. e) +^L p) • p", [("dot", "a"), ("iadd", "a")]),
+        ("let f @ p = {1} in ((λe. e • p) *^L p) • p", [("dot", "a"), ("imul", "a"), ("dot", "a")]),
+    ],
+)
+def test_operators_are_resolved_by_type(text, expected):
+    assert ops(check_program(text)) == expected
+
+
+def test_resolution_follows_unification_not_syntax():
+    # x is only known to be a vector through the application to p.
+    j = check_program("let f @ p = {1} in (λx. x + x) p • p")
+    assert ("vadd", "a") in ops(j)
+
+
+# ---- inference and defaulting -----------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text,typ",
+    [
+        ("λx. x", "F -> F"),  # unconstrained: defaults to F
+        ("λx. λy. x + y", "F -> F -> F"),
+        ("λf. λx. f (f x)", "(F -> F) -> F -> F"),
+        ("λx. 0", "F -> F"),
+        ("A(f, x). 0", "F -> F"),
+        ("A(f, x). f x", "F -> F"),
+        ("A(f, x):F -> F. f x 1", "(F -> F) -> F"),
+        ("let f @ p = λy. {1} * y in f p", "F -> F"),
+    ],
+)
+def test_inferred_types(text, typ):
+    assert str(check_program(text).type) == typ
+
+
+def test_every_binder_and_node_is_typed_without_inference_variables():
+    j = check_program(load("visualiser/gradient_descent_in_calculus.goi"))
+    for node in C.walk(j.term):
+        assert "?" not in str(node.type)
+        if isinstance(node, C.CLam):
+            assert "?" not in str(node.var_type)
+
+
+def test_let_is_application_of_a_lambda_in_the_core():
+    j = check_program("let x = {1} in x + {2}")
+    assert isinstance(j.term, C.CApp) and isinstance(j.term.fun, C.CLam)
+    # p⃗ of (λx. x + {2}) {1}: the function's constants first.
+    assert j.params == (Fraction(2), Fraction(1))
+
+
+def test_decoupling_binds_types_as_in_the_rule():
+    j = check_program("let f @ p = {1} + 2 in f p")
+    dec = j.term.fun
+    assert isinstance(dec, C.CDecouple)
+    assert dec.name == "a" and dec.model_type == F
+    assert dec.type == Arrow(F, F)
+    body = dec.body  # f p
+    assert body.fun.type == Arrow(Vec("a"), F) and body.arg.type == Vec("a")
+
+
+# ---- names ---------------------------------------------------------------------------
+
+def test_each_decoupling_gets_a_distinct_name():
+    j = check_program(load("paper/meta_learning.goi"))
+    assert len(set(j.decouplings)) == 2
+
+
+def test_user_names_are_kept_and_shadowing_is_renamed_apart():
+    j = check_program("A_a(f, x). A_a(g, y). 0")
+    assert j.decouplings[0] == "a" and j.decouplings[1] != "a"
+    # The inner V_a means the inner decoupling's name.
+    j = check_program("A_a(f, x). A_a(g, y). (λv:V_a. v • y) y")
+    inner = j.decouplings[1]
+    lam = j.term.body.body.fun
+    assert lam.var_type == Vec(inner)
+    with pytest.raises(TypeCheckError, match="must have the same type"):
+        check_program("A_a(f, x). A_a(g, y). (λv:V_a. v • x) y")
+    # A λ over V_a as the result of the inner decoupling lets V_a escape it.
+    with pytest.raises(TypeCheckError, match="escapes"):
+        check_program("A_a(f, x). A_a(g, y). λv:V_a. v • y")
+
+
+def test_generated_names_avoid_the_users_names():
+    j = check_program("A_b(f, x). A(g, y). A_a(h, z). 0")
+    assert j.decouplings[0] == "b" and j.decouplings[2] == "a"
+    assert j.decouplings[1] not in ("a", "b")
+
+
+def test_open_terms_with_a_context():
+    t = parse("x • x + y")
+    j = typecheck(t, context=(("x", Vec("a")), ("y", F)), names=("a",))
+    assert j.type == F
+    with pytest.raises(TypeCheckError, match="not in A"):
+        typecheck(t, context=(("x", Vec("a")),), names=())
+
+
+# ---- ill-typed programs: each rejected with the right message -------------------------
+
+ILL_TYPED = [
+    # (program, fragments of the message, line, column)
+    ("let f @ p = {1} in p", ["escapes", "V_a", "let f @ p = {1} in p"], 1, 1),
+    ("λy. let f @ p = {1} in y + p", ["escapes", "y (bound by", "V_a"], 1, 1),
+    ("let g = λq. q • q in let f @ p = {1} in g p", ["escapes", "q (bound by `λq. q • q` (1:9))", "V_a"], 1, 9),
+    ("A(f, x). x", ["escapes", "V_a"], 1, 1),
+    ("A(f, x):V_a. 0", ["unknown vector name 'a'"], 1, 1),
+    ("λx:V_b. x", ["unknown vector name 'b'"], 1, 1),
+    ("1 2", ["`1` (1:1) has type F, which is not a function type", "`2` (1:3)"], 1, 1),
+    ("(λx. x + 1) (λy. y)", ["`λx. x + 1` (1:2) expects an argument of type F", "`λy. y` (1:14) has type ?2 -> ?2"], 1, 14),
+    ("λx. x x", ["infinite type"], 1, 7),
+    ("1 ⊞ 2", ["⊞", "needs vector operands", "they have type F"], 1, 1),
+    ("λv. v • v", ["cannot tell which vector type", "•"], 1, 5),
+    ("(λx. x) + 1", ["operands of +", "must have the same type", "has type ?1 -> ?1", "has type F"], 1, 1),
+    ("(λx. x) + (λy. y)", ["+", "works on scalars (F) or vectors (V_a)", "F -> F"], 1, 1),
+    ("let f @ p = {1} in p + 1", ["operands of +", "must have the same type", "V_a", "F"], 1, 20),
+    ("let f @ p = {1} in p - p", ["left operand of -", "has type V_a", "needs a scalar (F)"], 1, 20),
+    ("let f @ p = {1} in (p * 2) • p", ["left operand of *", "has type V_a", "needs a scalar (F)"], 1, 21),
+    ("let f @ p = {1} in ((λe. 1) +^L p) • p", ["function operand of +^L", "has type V_a -> F", "must have type V_a -> V_a"], 1, 22),
+    ("let f @ p = {1} in (A(g, q). (g q) • q) p", ["expects an argument of type V_b", "`p` (1:41) has type V_a"], 1, 41),
+    ("let f @ p = {1} in let h @ q = {2} in p • q", ["operands of •", "must have the same type", "V_a", "V_b"], 1, 39),
+    ("let f @ p : F -> F = {1} in p • p", ["decoupled term", "{1}", "F -> F"], 1, 22),
+    ("x", ["unbound variable 'x'"], 1, 1),
+    ("let f x = x in f f", ["type mismatch"], 1, 18),
+]
+
+
+@pytest.mark.parametrize("text,fragments,line,column", ILL_TYPED, ids=[t for t, *_ in ILL_TYPED])
+def test_ill_typed_programs_are_rejected_with_the_right_message(text, fragments, line, column):
+    with pytest.raises(TypeCheckError) as info:
+        check_program(text)
+    err = info.value
+    for fragment in fragments:
+        assert fragment in err.message, (fragment, err.message)
+    assert (err.line, err.column) == (line, column), err.message
+
+
+def test_the_visualisers_gradient_descent_in_its_own_order_is_rejected():
+    # Defined before the decoupling, `loss` would need a type mentioning V_a
+    # outside the scope of a: the paper's side condition A ⊢ Γ forbids it.
+    source = load("visualiser/gradient_descent_in_calculus.goi")
+    lines = source.splitlines()
+    model = [l for l in lines if l.startswith("let m = ") or l.startswith("let f@ps")]
+    rest = [l for l in lines if l not in model and not l.startswith("--")]
+    reordered = "\n".join(rest[:-2] + model + rest[-2:])
+    with pytest.raises(TypeCheckError, match="escapes its decoupling"):
+        check_program(reordered)

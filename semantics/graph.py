@@ -1,0 +1,399 @@
+"""Graphs of the dynamic GoI machine (paper Sec. 4.1): nodes, links, !-boxes.
+
+Conventions (docs/RULES.md, "Graphs"):
+- Links are the paper's link nodes. Each link carries an enriched type
+  (`T`, `!T` or `¡F`) and connects two ports: `src`, the node of which the
+  link is an *output* (None for the graph's root), and `dst`, the node into
+  which its edge points (None for a graph output). Edges point upward, so a
+  token going ↑ on a link moves towards `dst`, going ↓ towards `src`.
+- Ports are ordered: `node.ins` and `node.outs` are lists of links. A λ-node's
+  bound-variable link (the paper's "incoming output") is `outs[1]`: its edge
+  points *into* the λ, so for that link `dst` is the λ and `dst_port` is VAR.
+- A !-box has a principal door (`!`) below it and auxiliary doors above it,
+  definitive (`?`) and provisional (`¿`). Doors sit at the level *outside* the
+  box they belong to (`node.box` is the enclosing box, `node.door_of` the box
+  they are doors of); content nodes have `node.box` = the box. `None` is the
+  top level.
+- A composite graph `H ∘ (p⃗)‡` is one Graph whose `params` lists its `¡`-nodes
+  in parameter order; each `¡` sits over a scalar constant node.
+
+Graph surgery is done only through the primitives below (new_node, new_link,
+connect, splice, delete_*, move_to_box, copy_box, refresh_names), never by
+editing ports by hand in the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from .types import Arrow, Field, Type, Vec, names_of, rename
+
+# ---- node kinds ---------------------------------------------------------------
+LAM = "λ"
+APP = "@"
+CONST = "const"  # scalar constant p
+VCONST = "vconst"  # vector constant p⃗
+OP0 = "$0"  # operation of Σ
+OP1 = "$1"  # iterated operation of Σ^iter
+BANG = "!"  # principal door
+WHY = "?"  # definitive auxiliary door
+PWHY = "¿"  # provisional auxiliary door
+PBANG = "¡"  # provisional constant's door in (p⃗)‡
+DER = "D"  # dereliction
+PDER = "rotD"  # provisional dereliction
+CON = "C"  # contraction C_n (n = len(ins))
+PCON = "rotC"  # provisional contraction rotC_n
+PROJ = "P"  # projection P_n
+ABD = "A"  # decoupling
+
+DOORS = frozenset({BANG, WHY, PWHY})
+CONSTANTS = frozenset({CONST, VCONST})
+
+VAR = -1  # dst_port of a λ's bound-variable link
+
+
+@dataclass(frozen=True)
+class EType:
+    """Enriched type: `T` (kind ''), `!T` (kind '!'), `¡F` (kind '¡')."""
+
+    kind: str
+    type: Type
+
+    def __str__(self) -> str:
+        inner = str(self.type)
+        if isinstance(self.type, Arrow) and self.kind:
+            inner = f"({inner})"
+        return f"{self.kind}{inner}"
+
+    def renamed(self, mapping: dict[str, str]) -> "EType":
+        return EType(self.kind, rename(self.type, mapping))
+
+
+def plain(t: Type) -> EType:
+    return EType("", t)
+
+
+def bang(t: Type) -> EType:
+    return EType("!", t)
+
+
+PROV = EType("¡", Field())
+
+
+class Link:
+    __slots__ = ("id", "type", "src", "src_port", "dst", "dst_port")
+
+    def __init__(self, id: int, type: EType):
+        self.id = id
+        self.type = type
+        self.src: Optional[Node] = None
+        self.src_port = 0
+        self.dst: Optional[Node] = None
+        self.dst_port = 0
+
+    def __repr__(self) -> str:
+        return f"ℓ{self.id}:{self.type}"
+
+
+class Node:
+    __slots__ = ("id", "kind", "ins", "outs", "box", "door_of", "data")
+
+    def __init__(self, id: int, kind: str, box: Optional["Box"], data=None):
+        self.id = id
+        self.kind = kind
+        self.ins: list[Optional[Link]] = []
+        self.outs: list[Optional[Link]] = []
+        self.box = box
+        self.door_of: Optional[Box] = None
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"{label(self)}#{self.id}"
+
+
+class Box:
+    __slots__ = ("id", "principal", "doors", "parent", "nodes", "children")
+
+    def __init__(self, id: int, parent: Optional["Box"]):
+        self.id = id
+        self.principal: Optional[Node] = None
+        self.doors: list[Node] = []  # auxiliary doors, ? and ¿, in order
+        self.parent = parent
+        self.nodes: set[Node] = set()  # direct content (including doors of child boxes)
+        self.children: set[Box] = set()
+
+    def __repr__(self) -> str:
+        return f"box{self.id}"
+
+    @property
+    def root(self) -> Link:
+        """The box's root: the output link of its principal door."""
+        return self.principal.outs[0]
+
+    def why_doors(self) -> list[Node]:
+        return [d for d in self.doors if d.kind == WHY]
+
+    def depth(self) -> int:
+        d, b = 0, self.parent
+        while b is not None:
+            d, b = d + 1, b.parent
+        return d
+
+
+def label(node: Node) -> str:
+    k = node.kind
+    if k in (CON, PCON, PROJ):
+        return f"{k}{len(node.ins)}"
+    if k == CONST:
+        return str(node.data)
+    if k == VCONST:
+        values, name = node.data
+        return "(" + ",".join(str(v) for v in values) + f")_{name}"
+    if k in (OP0, OP1):
+        op, name = node.data
+        return op if name is None else f"{op}_{name}"
+    if k == ABD:
+        return f"A_{node.data}"
+    return k
+
+
+class Graph:
+    """A composite graph under rewriting; owns ids, fresh names and the top level."""
+
+    def __init__(self):
+        self._ids = itertools.count(1)
+        self.nodes: set[Node] = set()
+        self.links: set[Link] = set()
+        self.boxes: set[Box] = set()
+        self.top: set[Node] = set()  # top-level nodes
+        self.top_boxes: set[Box] = set()
+        self.root: Optional[Link] = None
+        self.params: list[Node] = []  # the ¡-nodes, in parameter order
+        self._name_counter: dict[str, itertools.count] = {}
+        self.names_in_use: set[str] = set()
+
+    # ---- creation ------------------------------------------------------------
+    def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
+        node = Node(next(self._ids), kind, box, data)
+        node.ins = [None] * n_in
+        node.outs = [None] * n_out
+        self.nodes.add(node)
+        self._members(box).add(node)
+        return node
+
+    def new_box(self, parent: Optional[Box]) -> Box:
+        box = Box(next(self._ids), parent)
+        self.boxes.add(box)
+        self._children(parent).add(box)
+        return box
+
+    def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
+        link = Link(next(self._ids), type)
+        self.links.add(link)
+        if src is not None:
+            self.set_src(link, *src)
+        if dst is not None:
+            self.set_dst(link, *dst)
+        return link
+
+    def _members(self, box: Optional[Box]) -> set[Node]:
+        return self.top if box is None else box.nodes
+
+    def _children(self, box: Optional[Box]) -> set[Box]:
+        return self.top_boxes if box is None else box.children
+
+    # ---- connecting ----------------------------------------------------------
+    def set_src(self, link: Link, node: Node, port: int) -> None:
+        """Make `link` the output `port` of `node`."""
+        link.src, link.src_port = node, port
+        node.outs[port] = link
+
+    def set_dst(self, link: Link, node: Node, port: int) -> None:
+        """Make `link` enter `node` at input `port` (or as a λ's bound variable, port VAR)."""
+        link.dst, link.dst_port = node, port
+        if port == VAR:
+            node.outs[1] = link
+        else:
+            node.ins[port] = link
+
+    def splice(self, lower: Link, upper: Link) -> Link:
+        """Join two links into one: `lower` takes over `upper`'s upper end; `upper` is deleted.
+
+        Used when the node(s) between them are removed. Returns `lower`.
+        """
+        node, port = upper.dst, upper.dst_port
+        self.links.discard(upper)
+        upper.src = upper.dst = None
+        if node is not None:
+            self.set_dst(lower, node, port)
+        else:
+            lower.dst, lower.dst_port = None, 0
+            if self.root is upper:
+                self.root = lower
+        return lower
+
+    def delete_node(self, node: Node) -> None:
+        self.nodes.discard(node)
+        self._members(node.box).discard(node)
+        node.ins = []
+        node.outs = []
+
+    def delete_link(self, link: Link) -> None:
+        self.links.discard(link)
+
+    def delete_box(self, box: Box) -> None:
+        """Forget the box as a box (its doors and content must already be gone or moved)."""
+        self.boxes.discard(box)
+        self._children(box.parent).discard(box)
+
+    # ---- boxes ---------------------------------------------------------------
+    def move_node(self, node: Node, box: Optional[Box]) -> None:
+        self._members(node.box).discard(node)
+        node.box = box
+        self._members(box).add(node)
+
+    def move_box(self, box: Box, parent: Optional[Box]) -> None:
+        """Put `box` (with its doors) directly inside `parent`."""
+        self._children(box.parent).discard(box)
+        box.parent = parent
+        self._children(parent).add(box)
+        for door in [box.principal, *box.doors]:
+            self.move_node(door, parent)
+
+    def unbox(self, box: Box) -> None:
+        """Dissolve a box whose doors were already removed: its content joins the parent level."""
+        parent = box.parent
+        for node in list(box.nodes):
+            self.move_node(node, parent)
+        for child in list(box.children):
+            self._children(box).discard(child)
+            child.parent = parent
+            self._children(parent).add(child)
+        self.delete_box(box)
+
+    def contents(self, box: Box) -> tuple[list[Node], list[Box]]:
+        """All nodes strictly inside `box` (at any depth) and all boxes nested in it."""
+        nodes, boxes = [], []
+        stack = [box]
+        while stack:
+            b = stack.pop()
+            nodes.extend(b.nodes)
+            for child in b.children:
+                boxes.append(child)
+                stack.append(child)
+        return nodes, boxes
+
+    def is_inside(self, node: Node, box: Box) -> bool:
+        b = node.box
+        while b is not None:
+            if b is box:
+                return True
+            b = b.parent
+        return False
+
+    # ---- names -----------------------------------------------------------------
+    def reserve_names(self, names: Iterable[str]) -> None:
+        self.names_in_use.update(names)
+
+    def fresh_name(self, base: str) -> str:
+        stem = base.split(".")[0]
+        counter = self._name_counter.setdefault(stem, itertools.count(1))
+        while True:
+            name = f"{stem}.{next(counter)}"
+            if name not in self.names_in_use:
+                self.names_in_use.add(name)
+                return name
+
+    # ---- copying -----------------------------------------------------------------
+    def copy_box(self, box: Box, parent: Optional[Box], refresh: bool = True) -> tuple[Box, dict[Node, Node]]:
+        """Copy `box` (doors, content, nested boxes) into `parent`.
+
+        The copy's auxiliary doors get new, dangling output links, and its
+        principal door no input link: the caller connects them. With
+        `refresh`, every name that occurs strictly inside the box but not on its
+        interface (root and doors) is replaced by a globally fresh one (the
+        paper's π_N, N the interface names); the validation map extends to them
+        because a fresh name is only ever used for the copy of one name.
+        Returns the copy and the map from original to copied nodes.
+        """
+        nodes, boxes = self.contents(box)
+        box_map: dict[Box, Box] = {}
+        new = self.new_box(parent)
+        box_map[box] = new
+        for b in sorted(boxes, key=Box.depth):
+            box_map[b] = self.new_box(box_map[b.parent])
+        doors = [box.principal, *box.doors]
+        node_map: dict[Node, Node] = {}
+        for n in doors:
+            c = self.new_node(n.kind, parent, len(n.ins), len(n.outs), n.data)
+            c.door_of = new
+            node_map[n] = c
+        for n in nodes:
+            c = self.new_node(n.kind, box_map[n.box], len(n.ins), len(n.outs), n.data)
+            if n.door_of is not None:
+                c.door_of = box_map[n.door_of]
+            node_map[n] = c
+        for b, c in box_map.items():
+            c.principal = node_map[b.principal]
+            c.doors = [node_map[d] for d in b.doors]
+        # Links: every link whose src is copied (internal links, and the doors'
+        # outputs, left dangling), plus the principal door's input (dangling).
+        # A λ's bound-variable link is copied from its source's side.
+        for n in [*doors, *nodes]:
+            for port, link in enumerate(n.outs):
+                if link is None or (port == 1 and n.kind == LAM):
+                    continue
+                src = node_map[link.src]
+                dst = node_map.get(link.dst) if link.dst is not None else None
+                if dst is None:
+                    self.new_link(link.type, src=(src, link.src_port))
+                else:
+                    self.new_link(link.type, src=(src, link.src_port), dst=(dst, link.dst_port))
+        p_in = box.principal.ins[0]
+        if refresh:
+            keep = set(names_of(box.root.type.type)) | set(names_of(p_in.type.type))
+            for d in box.doors:
+                keep |= names_of(d.outs[0].type.type)
+            self.refresh_names([node_map[n] for n in nodes] + [node_map[n] for n in doors], keep)
+        return new, node_map
+
+    def refresh_names(self, nodes: list[Node], keep: set[str]) -> dict[str, str]:
+        """Rename, in these nodes and their links, every name not in `keep` to a fresh one."""
+        found: set[str] = set()
+        links: set[Link] = set()
+        for n in nodes:
+            for link in (*n.ins, *n.outs):
+                if link is not None:
+                    links.add(link)
+            found |= node_names(n)
+        for link in links:
+            found |= names_of(link.type.type)
+        mapping = {a: self.fresh_name(a) for a in sorted(found - keep)}
+        if not mapping:
+            return mapping
+        for link in links:
+            link.type = link.type.renamed(mapping)
+        for n in nodes:
+            n.data = rename_node_data(n, mapping)
+        return mapping
+
+
+def node_names(n: Node) -> set[str]:
+    if n.kind in (VCONST, OP0, OP1):
+        name = n.data[1]
+        return {name} if name is not None else set()
+    if n.kind in (ABD, PROJ):
+        return {n.data}
+    return set()
+
+
+def rename_node_data(n: Node, mapping: dict[str, str]):
+    if n.kind in (VCONST, OP0, OP1):
+        first, name = n.data
+        return (first, mapping.get(name, name) if name is not None else None)
+    if n.kind in (ABD, PROJ):
+        return mapping.get(n.data, n.data)
+    return n.data
+

@@ -1,0 +1,183 @@
+"""The dynamic GoI machine for the abductive calculus: runs a graph state to an outcome.
+
+A run starts at Init(G) = (root, ↑, □, ★:□, □) and stops in one of:
+- final:     Final(G, X) = (root, ↓, □, X:□, □) — the value X;
+- stuck:     no rule applies to a non-final state (reported with the rule context);
+- budget:    the step limit was reached;
+- undefined: a division by zero under the strict division policy.
+
+Every transition is one rule of semantics.rules, recorded by its ID. The only
+choice is among enabled ?-rewrites, made by a strategy: FirstStrategy (the
+default: a fixed deterministic order) or RandomStrategy(seed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from . import graph as G
+from .rules import REGISTRY, closed_box, compute, load_all, open_box, passes
+from .token import DOWN, NONE_FLAG, Token, show_box_stack, show_flag, show_stack
+from .values import DivisionByZero, RationalField, SizeMismatch
+
+load_all()
+
+
+class FirstStrategy:
+    """Always the first enabled ?-rewrite in the fixed order of rules.open_box.candidates."""
+
+    name = "first"
+
+    def choose(self, options):
+        return options[0]
+
+
+class RandomStrategy:
+    """A uniformly random enabled ?-rewrite, from a seeded generator (reproducible)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, options):
+        return options[self.rng.randrange(len(options))]
+
+
+@dataclass
+class Step:
+    number: int
+    rule: str
+    position: int
+    position_type: str
+    direction: str
+    flag: str
+    stack: str
+    box_stack: str
+
+
+@dataclass
+class Outcome:
+    status: str  # final | stuck | budget | undefined
+    value: object = None  # the X of Final(G, X)
+    steps: int = 0
+    counts: Counter = field(default_factory=Counter)
+    reason: str = ""
+
+    @property
+    def passes(self) -> int:
+        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == "pass")
+
+    @property
+    def rewrites(self) -> int:
+        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == "rewrite")
+
+
+class Machine:
+    def __init__(self, graph: G.Graph, field_=None, strategy=None):
+        self.graph = graph
+        self.field = field_ or RationalField()
+        self.strategy = strategy or FirstStrategy()
+        self.token = Token(graph.root)
+        self.steps = 0
+        self.counts: Counter = Counter()
+        self.observers: list[Callable[["Machine", str, tuple], None]] = []
+
+    # ---- state -----------------------------------------------------------------
+    def is_final(self) -> bool:
+        t = self.token
+        return (
+            t.position is self.graph.root
+            and t.direction == DOWN
+            and t.flag == NONE_FLAG
+            and len(t.stack) == 1
+            and not t.box_stack
+        )
+
+    def enabled(self) -> list[tuple[str, tuple]]:
+        """Every transition possible now (several only in a ?-phase)."""
+        flag = self.token.flag
+        if flag == NONE_FLAG:
+            found = passes.find(self)
+            return [] if found is None else [(found[0], found[1:])]
+        if flag == "?":
+            return open_box.candidates(self)
+        if flag == "!":
+            found = closed_box.find(self)
+            return [] if found is None else [found]
+        found = compute.find(self)
+        return [] if found is None else [found]
+
+    def apply(self, rule_id: str, redex: tuple) -> None:
+        REGISTRY[rule_id].apply(self, *redex)
+        self.steps += 1
+        self.counts[rule_id] += 1
+        for observer in self.observers:
+            observer(self, rule_id, redex)
+
+    def step(self) -> Optional[str]:
+        """Make one transition; return its rule ID, or None if no rule applies."""
+        options = self.enabled()
+        if not options:
+            return None
+        rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
+        self.apply(rule_id, redex)
+        return rule_id
+
+    def describe(self) -> str:
+        """The token state, for stuck reports and traces."""
+        t = self.token
+        node = t.position.dst if t.direction != DOWN else t.position.src
+        at = "the graph's interface" if node is None else f"{G.label(node)}-node #{node.id}"
+        return (
+            f"token at ℓ{t.position.id} ({t.position.type}) going {t.direction} towards {at}, flag {show_flag(t.flag)}, "
+            f"computation stack {show_stack(t.stack, self.field.show)}, box stack {show_box_stack(t.box_stack)}"
+        )
+
+    def snapshot(self, rule_id: str) -> Step:
+        t = self.token
+        return Step(
+            self.steps,
+            rule_id,
+            t.position.id,
+            str(t.position.type),
+            t.direction,
+            show_flag(t.flag),
+            show_stack(t.stack, self.field.show),
+            show_box_stack(t.box_stack),
+        )
+
+    # ---- running -----------------------------------------------------------------
+    def run(self, max_steps: int = 1_000_000, trace: Optional[Callable[[Step], None]] = None) -> Outcome:
+        while True:
+            if self.is_final():
+                return Outcome("final", self.token.stack[0], self.steps, Counter(self.counts))
+            if self.steps >= max_steps:
+                return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached")
+            try:
+                rule_id = self.step()
+            except DivisionByZero as exc:
+                return Outcome("undefined", None, self.steps, Counter(self.counts), f"division by zero: {exc}")
+            except SizeMismatch as exc:
+                return Outcome("stuck", None, self.steps, Counter(self.counts), f"{exc} ({self.describe()})")
+            if rule_id is None:
+                return Outcome("stuck", None, self.steps, Counter(self.counts), f"no rule applies: {self.describe()}")
+            if trace is not None:
+                trace(self.snapshot(rule_id))
+
+
+def run_program(text: str, *, max_steps: int = 1_000_000, field_=None, strategy=None, params=None, trace=None):
+    """Parse, type-check, translate and run a program. Returns (judgement, machine, outcome)."""
+    from .translate import translate
+    from .typecheck import check_program
+
+    judgement = check_program(text)
+    field_ = field_ or RationalField()
+    graph = translate(judgement, field_, params)
+    machine = Machine(graph, field_, strategy)
+    outcome = machine.run(max_steps, trace)
+    return judgement, machine, outcome

@@ -1,0 +1,109 @@
+"""The !-phase: rewrites of a closed box (paper Fig. RewriteTransitionsClosedBox; docs/RULES.md "Closed box").
+
+With the flag !, the token is at the root of a box G without ?-doors. Y is the
+node below G's principal door; the top of the box stack says which input of a
+contraction Y the token came through.
+"""
+
+from __future__ import annotations
+
+from .. import graph as G
+from ..token import NONE_FLAG
+from . import rule
+from .open_box import current_box
+
+
+def find(m):
+    box = current_box(m)
+    if box is None or box.why_doors():
+        return None
+    below = box.principal.ins[0]
+    y = below.src if below is not None else None
+    if y is None:
+        return None
+    if y.kind == G.DER:
+        return "copy.der", (box, y)
+    if y.kind in (G.APP, G.OP1):
+        return "copy.pass", (box,)
+    if y.kind == G.CON:
+        stack = m.token.box_stack
+        if not stack or stack[-1].dst is not y or stack[-1].dst_port == G.VAR:
+            return None
+        came = stack[-1]
+        if len(y.ins) == 1:
+            return "copy.c1", (box, y)
+        if came.src is not None and came.src.kind == G.CON:
+            return "copy.merge", (box, y)
+        return "copy.dup", (box, y)
+    return None
+
+
+@rule("copy.pass", "rewrite")
+def pass_into(m, box):
+    """Y is an @ or a $1 (not D, not C_k): lower the flag; the token enters the box."""
+    m.token.flag = NONE_FLAG
+
+
+@rule("copy.c1", "rewrite")
+def remove_c1(m, box, con):
+    """Y = C_1: remove it, popping the box stack."""
+    g = m.graph
+    came = m.token.box_stack.pop()
+    g.splice(came, con.outs[0])
+    g.delete_node(con)
+
+
+@rule("copy.merge", "rewrite")
+def merge(m, box, con):
+    """Y = C_n and the token came from a lower C_m: merge them into C_{n+m-1}, popping the box stack."""
+    g = m.graph
+    came = m.token.box_stack.pop()
+    lower = came.src
+    j = came.dst_port
+    inputs = con.ins[:j] + lower.ins + con.ins[j + 1 :]
+    con.ins = [None] * len(inputs)
+    for i, link in enumerate(inputs):
+        g.set_dst(link, con, i)
+    g.delete_link(came)
+    g.delete_node(lower)
+
+
+@rule("copy.dup", "rewrite")
+def duplicate(m, box, con):
+    """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2."""
+    g = m.graph
+    came = m.token.box_stack.pop()
+    j = came.dst_port
+    copy, _ = g.copy_box(box, box.parent)
+    rest = con.ins[:j] + con.ins[j + 1 :]
+    con.ins = [None] * len(rest)
+    for i, link in enumerate(rest):
+        g.set_dst(link, con, i)
+    g.set_dst(came, copy.principal, 0)
+    level = box.parent
+    for door, twin in zip(box.doors, copy.doors):
+        up = door.outs[0]
+        join = g.new_node(G.PCON, level, 2, 1)
+        g.set_src(up, join, 0)
+        g.new_link(up.type, src=(door, 0), dst=(join, 0))
+        g.set_dst(twin.outs[0], join, 1)
+    m.token.position = copy.root
+
+
+@rule("copy.der", "rewrite")
+def dereliction(m, box, der):
+    """Y = D: remove D and G's principal and ¿-doors; G's content joins the level below; the token enters it."""
+    g = m.graph
+    root = box.principal.outs[0]
+    below = der.ins[0]
+    g.delete_link(der.outs[0])
+    g.delete_node(der)
+    g.splice(below, root)
+    g.delete_node(box.principal)
+    for door in box.doors:
+        g.splice(door.ins[0], door.outs[0])
+        g.delete_node(door)
+    box.doors = []
+    g.unbox(box)
+    m.token.position = below
+    m.token.flag = NONE_FLAG

@@ -1,0 +1,118 @@
+"""Computational rewrites (paper Fig. RewriteTransitionsComput; docs/RULES.md "Computation").
+
+Triggered by the flags λ, $0 and $1(n); each ends with the flag □ and leaves the
+direction and the computation stack unchanged.
+"""
+
+from __future__ import annotations
+
+from .. import graph as G
+from ..token import NONE_FLAG
+from ..types import Arrow, F, Vec
+from ..values import basis
+from . import rule
+
+
+def find(m):
+    """The computational rewrite for the current flag, as (rule id, redex), or None."""
+    flag = m.token.flag
+    pos = m.token.position
+    if flag == "λ":
+        lam = pos.src
+        if lam is not None and lam.kind == G.LAM and lam.outs[0] is pos:
+            below = lam.ins[0]
+            if below is not None and below.src is not None and below.src.kind == G.APP and below.src_port == 0:
+                return "rw.beta", (lam, below.src)
+        return None
+    if flag == "$0":
+        op = pos.dst
+        if op is None or op.kind != G.OP0:
+            return None
+        left, right = op.outs[0].dst, op.outs[1].dst
+        if left is not None and right is not None and left.kind in G.CONSTANTS and right.kind in G.CONSTANTS:
+            return "rw.op.fold", (op,)
+        return "rw.op.keep", (op,)
+    if isinstance(flag, tuple) and flag[0] == "$1":
+        op = pos.dst
+        if op is not None and op.kind == G.OP1 and op.outs[0].dst is not None and op.outs[0].dst.kind == G.BANG:
+            return "rw.iter.unfold", (op, flag[1])
+        return None
+    return None
+
+
+@rule("rw.beta", "rewrite")
+def beta(m, lam, app):
+    """λ–@ elimination: the @'s input joins the λ's body, the argument box joins the bound variable."""
+    g = m.graph
+    below_app = app.ins[0]
+    between = lam.ins[0]
+    g.splice(below_app, lam.outs[0])
+    g.splice(lam.outs[1], app.outs[1])
+    g.delete_link(between)
+    g.delete_node(lam)
+    g.delete_node(app)
+    m.token.position = below_app
+    m.token.flag = NONE_FLAG
+
+
+@rule("rw.op.fold", "rewrite")
+def op_fold(m, op):
+    """$0 over two constant nodes: the three nodes become one constant, the value on the stack."""
+    g = m.graph
+    value = m.token.stack[-1]
+    for out in op.outs:
+        g.delete_node(out.dst)
+        g.delete_link(out)
+    in_link = op.ins[0]
+    if isinstance(value, tuple):
+        const = g.new_node(G.VCONST, op.box, 1, 0, (value, in_link.type.type.name))
+    else:
+        const = g.new_node(G.CONST, op.box, 1, 0, value)
+    g.delete_node(op)
+    g.set_dst(in_link, const, 0)
+    m.token.flag = NONE_FLAG
+
+
+@rule("rw.op.keep", "rewrite")
+def op_keep(m, op):
+    """$0 whose operands are not both constant nodes (e.g. provisional): only lower the flag."""
+    m.token.flag = NONE_FLAG
+
+
+@rule("rw.iter.unfold", "rewrite")
+def iter_unfold(m, op, n):
+    """f $^L_a v unfolds at once to f(e_0) $ (f(e_1) $ (… $ (f(e_{n-1}) $ v))), f shared by one C_n."""
+    g = m.graph
+    level = op.box
+    kind, name = op.data
+    va = Vec(name)
+    elem = va if kind == "iadd" else F
+    fn_type = Arrow(va, elem)
+    step_op = "vadd" if kind == "iadd" else "smul"
+    in_link, fun_link, vec_link = op.ins[0], op.outs[0], op.outs[1]
+    g.delete_node(op)
+    con = g.new_node(G.CON, level, n, 1)
+    g.set_src(fun_link, con, 0)
+    current = in_link  # the link the next $0 hangs from
+    for i in range(n):
+        step = g.new_node(G.OP0, level, 1, 2, (step_op, name))
+        g.set_dst(current, step, 0)
+        app = g.new_node(G.APP, level, 1, 2)
+        g.new_link(G.plain(elem), src=(step, 0), dst=(app, 0))
+        der = g.new_node(G.DER, level, 1, 1)
+        g.new_link(G.plain(fn_type), src=(app, 0), dst=(der, 0))
+        g.new_link(G.bang(fn_type), src=(der, 0), dst=(con, i))
+        box = g.new_box(level)
+        e = g.new_node(G.VCONST, box, 1, 0, (basis(m.field, n, i), name))
+        bang = g.new_node(G.BANG, level, 1, 1)
+        bang.door_of = box
+        box.principal = bang
+        g.new_link(G.plain(va), src=(bang, 0), dst=(e, 0))
+        g.new_link(G.bang(va), src=(app, 1), dst=(bang, 0))
+        current = g.new_link(G.plain(va), src=(step, 1))
+    # the last link hangs the original vector operand
+    if current is in_link:
+        g.splice(in_link, vec_link)
+    else:
+        g.splice(current, vec_link)
+    m.token.flag = NONE_FLAG

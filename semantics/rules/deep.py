@@ -1,0 +1,207 @@
+"""Deep ?-rewrites (paper Figs. RewriteTransitionsDeepGeneral/Deep; docs/RULES.md "Deep").
+
+Each acts on a node X (C_n, P_n with n > 0, or A) at the level of G's doors and
+box-reachable from one of G's ?-doors, whose output is the principal door of a
+box K. None moves the token or touches the stacks.
+"""
+
+from __future__ import annotations
+
+from .. import graph as G
+from ..types import Arrow, F, Vec
+from ..values import basis
+from . import rule
+
+
+def _copies(g: G.Graph, box: G.Box, n: int) -> list[G.Box]:
+    """The box itself and n-1 copies of it (names refreshed in the copies), at its level."""
+    return [box] + [g.copy_box(box, box.parent)[0] for _ in range(n - 1)]
+
+
+def _join_doors(g: G.Graph, boxes: list[G.Box], level) -> None:
+    """Join the i-th auxiliary doors of the copies: ?-doors by a new C_n, ¿-doors by a new rotC_n.
+
+    The original's door outputs keep their targets through the join; the copies'
+    outputs (dangling) enter it. For n = 1 the join is the identity (our decision).
+    """
+    n = len(boxes)
+    if n == 1:
+        return
+    for i, door in enumerate(boxes[0].doors):
+        up = door.outs[0]
+        join = g.new_node(G.CON if door.kind == G.WHY else G.PCON, level, n, 1)
+        g.set_src(up, join, 0)
+        g.new_link(up.type, src=(door, 0), dst=(join, 0))
+        for j, copy in enumerate(boxes[1:], start=1):
+            g.set_dst(copy.doors[i].outs[0], join, j)
+
+
+@rule("deep.contract", "rewrite")
+def contract(m, box, con):
+    """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n."""
+    g = m.graph
+    k_bang = con.outs[0].dst
+    k = k_bang.door_of
+    inputs = list(con.ins)
+    boxes = _copies(g, k, len(inputs))
+    g.splice(inputs[0], con.outs[0])  # the original K stays on the first input
+    for link, copy in zip(inputs[1:], boxes[1:]):
+        g.set_dst(link, copy.principal, 0)
+    g.delete_node(con)
+    _join_doors(g, boxes, k.parent)
+
+
+@rule("deep.project", "rewrite")
+def project(m, box, proj):
+    """P_n over a box K of V_a: n copies of K, copy i computing content • e_i into input i."""
+    g = m.graph
+    k_bang = proj.outs[0].dst
+    k = k_bang.door_of
+    name = proj.data
+    n = len(proj.ins)
+    inputs = list(proj.ins)
+    boxes = _copies(g, k, n)
+    old = proj.outs[0]
+    for i, (link, b) in enumerate(zip(inputs, boxes)):
+        root = b.principal.outs[0]
+        dot = g.new_node(G.OP0, b, 1, 2, ("dot", name))
+        content_root = root.dst
+        g.new_link(G.plain(Vec(name)), src=(dot, 0), dst=(content_root, root.dst_port))
+        g.set_dst(root, dot, 0)
+        root.type = G.plain(F)
+        e = g.new_node(G.VCONST, b, 1, 0, (basis(m.field, n, i), name))
+        g.new_link(G.plain(Vec(name)), src=(dot, 1), dst=(e, 0))
+        g.set_dst(link, b.principal, 0)
+    g.delete_link(old)
+    g.delete_node(proj)
+    _join_doors(g, boxes, k.parent)
+
+
+def _provisional_paths(g: G.Graph, h: G.Box):
+    """Follow every ¿-door of H up through rotC / ¿ nodes to the ¡-nodes reached.
+
+    Returns (constants, rotc_slots, ends): the distinct ¡-nodes in first-discovery
+    order (walking H's doors in order), the rotC-nodes on those paths with the
+    input slots the paths use (in slot order), and for each door the first node
+    its path reaches beyond skipped ¿-doors, as (node, slot).
+    """
+    constants: list[G.Node] = []
+    slots: dict[G.Node, set[int]] = {}
+    rotc_order: list[G.Node] = []
+    for door in h.doors:
+        link = door.outs[0]
+        while True:
+            node = link.dst
+            if node.kind == G.PWHY:  # a ¿-door of an enclosing box: dropped (ε)
+                link = node.outs[0]
+                continue
+            if node.kind == G.PCON:
+                if node not in slots:
+                    slots[node] = set()
+                    rotc_order.append(node)
+                slots[node].add(link.dst_port)
+                link = node.outs[0]
+                continue
+            if node.kind == G.PBANG:
+                if node not in constants:
+                    constants.append(node)
+                break
+            raise AssertionError(f"provisional path from {door} reaches {node}")
+    return constants, slots, rotc_order
+
+
+def _next_on_path(link: G.Link) -> tuple[G.Node, int]:
+    """The first rotC or ¡ above a provisional link, skipping ¿-doors."""
+    while link.dst.kind == G.PWHY:
+        link = link.dst.outs[0]
+    return link.dst, link.dst_port
+
+
+@rule("deep.decouple", "rewrite")
+def decouple(m, box, abd):
+    """A over a closed box H: f gets ![λ(P_n) → D → H'] (H made definitive), x gets ![q⃗]; name a becomes free."""
+    g = m.graph
+    level = abd.box
+    name = abd.data
+    h_bang = abd.outs[0].dst
+    h = h_bang.door_of
+    assert not h.why_doors(), "decoupling a box with ?-doors (not closed)"
+    f_link, x_link, model_link = abd.ins[0], abd.ins[1], abd.outs[0]
+    model = model_link.type.type
+    va = Vec(name)
+
+    constants, slots, rotc_order = _provisional_paths(g, h)
+    n = len(constants)
+    values = tuple(c.outs[0].dst.data for c in constants)
+    ends = [_next_on_path(d.outs[0]) for d in h.doors]
+
+    # x: a new closed box holding the vector constant of the current values.
+    xbox = g.new_box(level)
+    vconst = g.new_node(G.VCONST, xbox, 1, 0, (values, name))
+    xbang = g.new_node(G.BANG, level, 1, 1)
+    xbang.door_of = xbox
+    xbox.principal = xbang
+    g.new_link(G.plain(va), src=(xbang, 0), dst=(vconst, 0))
+    g.set_dst(x_link, xbang, 0)
+
+    # f: a new closed box holding λv. D(H'), with v projected by P_n.
+    fbox = g.new_box(level)
+    fbang = g.new_node(G.BANG, level, 1, 1)
+    fbang.door_of = fbox
+    fbox.principal = fbang
+    lam = g.new_node(G.LAM, fbox, 1, 2)
+    g.new_link(G.plain(Arrow(va, model)), src=(fbang, 0), dst=(lam, 0))
+    der = g.new_node(G.DER, fbox, 1, 1)
+    g.new_link(G.plain(model), src=(lam, 0), dst=(der, 0))
+    g.set_src(model_link, der, 0)  # H's principal door now hangs from D
+    proj = g.new_node(G.PROJ, fbox, n, 1, name)
+    g.new_link(G.bang(va), src=(proj, 0), dst=(lam, G.VAR))
+    g.set_dst(f_link, fbang, 0)
+    g.delete_node(abd)
+
+    # The copy G[C/rotC][ε/¿] of the provisional structure, inside the f box.
+    copies: dict[G.Node, G.Node] = {}
+    slot_index: dict[G.Node, dict[int, int]] = {}
+    for rotc in rotc_order:
+        used = sorted(slots[rotc])
+        copies[rotc] = g.new_node(G.CON, fbox, len(used), 1)
+        slot_index[rotc] = {s: i for i, s in enumerate(used)}
+    const_index = {c: i for i, c in enumerate(constants)}
+
+    def target(node: G.Node, slot: int) -> tuple[G.Node, int]:
+        if node.kind == G.PCON:
+            return copies[node], slot_index[node][slot]
+        return proj, const_index[node]
+
+    bang_f = G.bang(F)
+    for rotc, c in copies.items():
+        nxt = _next_on_path(rotc.outs[0])
+        g.new_link(bang_f, src=(c, 0), dst=target(*nxt))
+
+    # H's ¿-doors become ?-doors feeding the copy; the old links into the
+    # provisional structure now start at rotC_0 weakenings, left in place.
+    g.move_box(h, fbox)
+    for door, end in zip(h.doors, ends):
+        old_up = door.outs[0]
+        weak = g.new_node(G.PCON, level, 0, 1)
+        g.set_src(old_up, weak, 0)
+        door.kind = G.WHY
+        g.new_link(bang_f, src=(door, 0), dst=target(*end))
+    _make_definitive(g, h)
+
+
+def _make_definitive(g: G.Graph, h: G.Box) -> None:
+    """Inside H: rotD → D, rotC → C, ¿ → ?, and their ¡F links → !F."""
+    nodes, _boxes = g.contents(h)
+    promote = {G.PDER: G.DER, G.PCON: G.CON, G.PWHY: G.WHY}
+    bang_f = G.bang(F)
+    for node in nodes:
+        new_kind = promote.get(node.kind)
+        if new_kind is None:
+            continue
+        node.kind = new_kind
+        for link in (*node.ins, *node.outs):
+            if link is not None and link.type.kind == "¡":
+                link.type = bang_f
+    for door in h.doors:
+        door.ins[0].type = bang_f

@@ -2,6 +2,8 @@
 
     goi parse     FILE | -e TEXT [--json]   the normalised program
     goi typecheck FILE | -e TEXT [--json]   the judgement A | Γ | p⃗ ⊢ t : T
+    goi run       FILE | -e TEXT [--json] [--trace] [--max-steps N] [--dot DIR] ...
+                                            run the graph machine
 
 FILE may be `-` for standard input. Bad input never shows a traceback: it is
 reported (with line and column) and the command exits with BAD_INPUT (3).
@@ -72,6 +74,114 @@ def cmd_typecheck(args, source: str) -> int:
     return exitcodes.OK
 
 
+def _parse_params(text: str):
+    from fractions import Fraction
+
+    values = []
+    for item in text.split(","):
+        item = item.strip()
+        try:
+            values.append(Fraction(item))
+        except (ValueError, ZeroDivisionError):
+            raise ReadError(f"--params: {item!r} is not an exact rational (write 3, -0.5 or 1/3)") from None
+    return values
+
+
+def show_value(x) -> object:
+    """A final value as JSON: scalars as exact rational strings, vectors as lists, functions as "λ"."""
+    from .token import Marker
+
+    if isinstance(x, Marker):
+        return x.symbol
+    if isinstance(x, tuple):
+        return [str(v) for v in x]
+    return None if x is None else str(x)
+
+
+def cmd_run(args, source: str) -> int:
+    import os
+
+    from .dot import to_dot
+    from .machine import FirstStrategy, Machine, RandomStrategy
+    from .parser import parse
+    from .rules import REGISTRY
+    from .translate import translate
+    from .typecheck import show_fraction, typecheck
+    from .values import RationalField
+
+    judgement = typecheck(parse(source), source=source)
+    params = _parse_params(args.params) if args.params is not None else None
+    if params is not None and len(params) != len(judgement.params):
+        raise ReadError(f"--params gives {len(params)} values, but the program has {len(judgement.params)} provisional constants")
+    field_ = RationalField(args.division)
+    strategy = RandomStrategy(args.seed) if args.strategy == "random" else FirstStrategy()
+    machine = Machine(translate(judgement, field_, params), field_, strategy)
+
+    if args.dot:
+        os.makedirs(args.dot, exist_ok=True)
+
+        def dump(name: str, title: str) -> None:
+            with open(os.path.join(args.dot, name), "w", encoding="utf-8") as handle:
+                handle.write(to_dot(machine.graph, machine, title))
+
+        dump("000-initial.dot", "initial graph")
+
+        def before(m, rule_id, redex):
+            if rule_id == "deep.decouple":
+                dump(f"{m.steps + 1:06d}-before-decouple.dot", f"before decoupling (step {m.steps + 1})")
+
+        def after(m, rule_id, redex):
+            if rule_id == "deep.decouple":
+                dump(f"{m.steps:06d}-after-decouple.dot", f"after decoupling (step {m.steps})")
+
+        machine.before.append(before)
+        machine.after.append(after)
+
+    steps = []
+    trace = None
+    if args.trace:
+        if args.json:
+            trace = steps.append
+        else:
+            def trace(step):
+                print(
+                    f"{step.number:>7} {step.rule:<20} ℓ{step.position:<5} {step.position_type:<14} "
+                    f"{step.direction} {step.flag:<6} S={step.stack}  B={step.box_stack}"
+                )
+
+    outcome = machine.run(args.max_steps, trace)
+    if args.dot:
+        dump("999999-final.dot", f"{outcome.status} graph")
+    parameters = [show_fraction(p) for p in (params if params is not None else judgement.params)]
+    if args.json:
+        payload = {
+            "status": outcome.status,
+            "value": show_value(outcome.value) if outcome.status == "final" else None,
+            "type": str(judgement.type),
+            "parameters": parameters,
+            "transitions": {"total": outcome.steps, "pass": outcome.passes, "rewrite": outcome.rewrites},
+            "rules": {rule_id: outcome.counts.get(rule_id, 0) for rule_id in sorted(REGISTRY)},
+            "reason": outcome.reason or None,
+            "strategy": strategy.name if args.strategy != "random" else f"random:{args.seed}",
+            "division": args.division,
+        }
+        if args.trace:
+            payload["trace"] = [step.__dict__ for step in steps]
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        if outcome.status == "final":
+            print(f"value: {show_value(outcome.value)}")
+        else:
+            print(f"{outcome.status}: {outcome.reason}")
+        print(f"type: {judgement.type}")
+        print(f"parameters: {', '.join(parameters) or '-'}")
+        print(f"transitions: {outcome.steps} (pass {outcome.passes}, rewrite {outcome.rewrites})")
+        if args.rules:
+            for rule_id in sorted(outcome.counts):
+                print(f"  {rule_id:<22} {outcome.counts[rule_id]}")
+    return exitcodes.FOR_STATUS[outcome.status]
+
+
 def _add_program_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE", help="program file (- for standard input)")
     parser.add_argument("-e", dest="expr", metavar="TEXT", help="program text given on the command line")
@@ -82,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goi",
         description="Reference oracle for the abductive calculus (see docs/CLI.md).",
-        epilog="exit codes: 0 ok, 2 usage error, 3 bad input (read, parse or type error), 70 internal error",
+        epilog="exit codes: 0 ok/final, 2 usage error, 3 bad input, 4 stuck or invariant failure, 5 step budget, "
+        "6 undefined (division by zero, strict), 70 internal error",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p_parse = sub.add_parser("parse", help="parse a program and print it normalised")
@@ -91,6 +202,17 @@ def build_parser() -> argparse.ArgumentParser:
     p_type = sub.add_parser("typecheck", help="type-check a program and print its judgement")
     _add_program_arguments(p_type)
     p_type.set_defaults(run=cmd_typecheck)
+    p_run = sub.add_parser("run", help="run a program on the graph machine")
+    _add_program_arguments(p_run)
+    p_run.add_argument("--trace", action="store_true", help="one line per transition (in the JSON with --json)")
+    p_run.add_argument("--max-steps", type=int, default=1_000_000, metavar="N", help="step budget (default 1000000)")
+    p_run.add_argument("--dot", metavar="DIR", help="write Graphviz files: initial graph, around each decoupling, final")
+    p_run.add_argument("--rules", action="store_true", help="also print how often each rule fired")
+    p_run.add_argument("--params", metavar="V1,V2,...", help="values replacing the provisional constants, in order")
+    p_run.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")
+    p_run.add_argument("--seed", type=int, default=0, help="seed of --strategy random")
+    p_run.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
+    p_run.set_defaults(run=cmd_run)
     return parser
 
 

@@ -1,6 +1,11 @@
 """Exit codes of the `goi` command (documented in docs/CLI.md)."""
 
-OK = 0  # the command did what was asked (the program parsed / typed)
+OK = 0  # the command did what was asked (parsed, typed, or the run reached a final state)
 USAGE = 2  # the command line itself is wrong (argparse's convention)
-BAD_INPUT = 3  # the program cannot be read, parsed or typed
+BAD_INPUT = 3  # the program (or --params) cannot be read, parsed or typed
+STUCK = 4  # the run got stuck (no rule applies to a non-final state), or an invariant failed
+BUDGET = 5  # the run reached its step limit (--max-steps)
+UNDEFINED = 6  # a division by zero under --division strict
 INTERNAL = 70  # a bug in goi (EX_SOFTWARE): please report it, with the input
+
+FOR_STATUS = {"final": OK, "stuck": STUCK, "budget": BUDGET, "undefined": UNDEFINED}

@@ -85,7 +85,9 @@ class Machine:
         self.token = Token(graph.root)
         self.steps = 0
         self.counts: Counter = Counter()
-        self.observers: list[Callable[["Machine", str, tuple], None]] = []
+        # Called as fn(machine, rule_id, redex) just before / just after each transition.
+        self.before: list[Callable[["Machine", str, tuple], None]] = []
+        self.after: list[Callable[["Machine", str, tuple], None]] = []
 
     # ---- state -----------------------------------------------------------------
     def is_final(self) -> bool:
@@ -113,10 +115,12 @@ class Machine:
         return [] if found is None else [found]
 
     def apply(self, rule_id: str, redex: tuple) -> None:
+        for observer in self.before:
+            observer(self, rule_id, redex)
         REGISTRY[rule_id].apply(self, *redex)
         self.steps += 1
         self.counts[rule_id] += 1
-        for observer in self.observers:
+        for observer in self.after:
             observer(self, rule_id, redex)
 
     def step(self) -> Optional[str]:

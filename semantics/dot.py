@@ -49,7 +49,8 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
             f"S = {show_stack(t.stack, machine.field.show)}, B = {show_box_stack(t.box_stack)}"
         )
     if caption:
-        lines.append(f'  label="{"\\n".join(_escape(c) for c in caption)}"; labelloc=t;')
+        newline = "\\n"  # DOT's line break inside a label
+        lines.append(f'  label="{newline.join(_escape(c) for c in caption)}"; labelloc=t;')
 
     def emit(level, boxes, indent):
         members = graph.top if level is None else level.nodes

@@ -1,0 +1,180 @@
+"""Well-typed programs by construction (no filtering): type-directed Hypothesis strategies.
+
+`terms(ctx, type, names, depth)` draws a surface term t with `names | ctx | p⃗ ⊢ t : type`.
+Every binder is annotated with its type and every decoupling carries an explicit name
+(`let f @_a p`), so the front end's inference finds exactly the intended typing (an
+unannotated binder could be defaulted to F where a vector was meant). `programs()` draws
+closed programs of type F.
+
+Size is controlled by `depth` (the nesting depth of the term); shrinking moves towards
+leaves (constants) and smaller depths.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from semantics import syntax as S
+from semantics.types import Arrow, F, Type, Vec
+
+# A few small function types over F (vector types are added inside decouplings).
+FUNCTION_TYPES = [Arrow(F, F), Arrow(F, Arrow(F, F)), Arrow(Arrow(F, F), F)]
+
+small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9), st.sampled_from([0, 0, 1]))
+
+
+class Gen:
+    def __init__(self, draw, decoupling: bool, iterated: bool):
+        self.draw = draw
+        self.decoupling = decoupling
+        self.iterated = iterated
+        self.counter = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    # ---- choices -------------------------------------------------------------
+    def arg_types(self, names: list[str]) -> list[Type]:
+        types = [F, Arrow(F, F)]
+        types += [Vec(a) for a in names]
+        return types
+
+    def term(self, ctx: list[tuple[str, Type]], t: Type, names: list[str], depth: int) -> S.Term:
+        d = self.draw
+        if isinstance(t, Arrow):
+            return self.function(ctx, t, names, depth)
+        if isinstance(t, Vec):
+            return self.vector(ctx, t, names, depth)
+        # t is F
+        vars_f = [x for x, ty in ctx if ty == F]
+        leaves = ["const", "prov"] + (["var"] * 2 if vars_f else [])
+        if depth <= 0:
+            kind = d(st.sampled_from(leaves))
+        else:
+            kinds = leaves + ["op", "op", "app", "let", "call"]
+            if names:
+                kinds += ["dot", "dot"]
+            if self.decoupling:
+                kinds += ["decouple", "decouple"]
+            kind = d(st.sampled_from(kinds))
+        if kind == "const":
+            return S.Const(d(small_constants))
+        if kind == "prov":
+            return S.Prov(d(small_constants))
+        if kind == "var":
+            return S.Var(d(st.sampled_from(vars_f)))
+        if kind == "op":
+            op = d(st.sampled_from(["+", "-", "*", "/"]))
+            return S.BinOp(op, self.term(ctx, F, names, depth - 1), self.term(ctx, F, names, depth - 1))
+        if kind == "dot":
+            a = d(st.sampled_from(names))
+            return S.BinOp("•", self.term(ctx, Vec(a), names, depth - 1), self.term(ctx, Vec(a), names, depth - 1))
+        if kind == "app":
+            return self.application(ctx, F, names, depth)
+        if kind == "let":
+            return self.let(ctx, F, names, depth)
+        if kind == "call":
+            return self.call(ctx, F, names, depth)
+        return self.decouple(ctx, F, names, depth)
+
+    def application(self, ctx, t, names, depth):
+        a = self.draw(st.sampled_from(self.arg_types(names)))
+        fun = self.term(ctx, Arrow(a, t), names, depth - 1)
+        arg = self.term(ctx, a, names, depth - 1)
+        return S.App(fun, arg)
+
+    def let(self, ctx, t, names, depth):
+        a = self.draw(st.sampled_from(self.arg_types(names)))
+        x = self.fresh("x")
+        bound = self.term(ctx, a, names, depth - 1)
+        body = self.term(ctx + [(x, a)], t, names, depth - 1)
+        return S.Let(x, a, bound, body)
+
+    def call(self, ctx, t, names, depth):
+        """A variable of a function type ending in t, applied to enough arguments."""
+        candidates = []
+        for x, ty in ctx:
+            args = []
+            while isinstance(ty, Arrow):
+                args.append(ty.dom)
+                ty = ty.cod
+                if ty == t:
+                    candidates.append((x, list(args)))
+        if not candidates:
+            return self.application(ctx, t, names, depth)
+        x, args = self.draw(st.sampled_from(candidates))
+        term: S.Term = S.Var(x)
+        for a in args:
+            term = S.App(term, self.term(ctx, a, names, depth - 1))
+        return term
+
+    def decouple(self, ctx, t, names, depth):
+        """let f @_a p : T' = model in body, with model : T' and body : t (t mentions no a)."""
+        d = self.draw
+        model_type = d(st.sampled_from([F, F, Arrow(F, F)]))
+        a = self.fresh("a")
+        f, p = self.fresh("f"), self.fresh("p")
+        model = self.term(ctx, model_type, names, depth - 1)
+        inner = ctx + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
+        body = self.term(inner, t, names + [a], depth - 1)
+        return S.LetDecouple(f, p, a, model_type, model, body)
+
+    def function(self, ctx, t: Arrow, names, depth):
+        d = self.draw
+        matching = [x for x, ty in ctx if ty == t]
+        options = ["lam", "lam"] + (["var"] if matching else [])
+        if depth > 0:
+            options += ["app", "call"]
+            if self.decoupling:
+                options += ["decoupling_value"]
+        kind = d(st.sampled_from(options))
+        if kind == "var":
+            return S.Var(d(st.sampled_from(matching)))
+        if kind == "app":
+            return self.application(ctx, t, names, depth)
+        if kind == "call":
+            return self.call(ctx, t, names, depth)
+        if kind == "decoupling_value":
+            # A_a(f,x):T'. body, a function from models T' = t.dom to t.cod
+            a = self.fresh("a")
+            f, p = self.fresh("f"), self.fresh("p")
+            inner = ctx + [(f, Arrow(Vec(a), t.dom)), (p, Vec(a))]
+            body = self.term(inner, t.cod, names + [a], depth - 1)
+            return S.Decouple(f, p, a, t.dom, body)
+        x = self.fresh("x")
+        body = self.term(ctx + [(x, t.dom)], t.cod, names, depth - 1)
+        return S.Lam(x, t.dom, body)
+
+    def vector(self, ctx, t: Vec, names, depth):
+        d = self.draw
+        vars_v = [x for x, ty in ctx if ty == t]
+        # Inside the decoupling that binds a, its parameter p : V_a is always in ctx.
+        assert vars_v, f"no variable of type {t} in scope"
+        options = ["var"] * 3
+        if depth > 0:
+            options += ["vadd", "smul", "app"]
+            if self.iterated:
+                options += ["iadd", "imul"]
+        kind = d(st.sampled_from(options))
+        if kind == "var":
+            return S.Var(d(st.sampled_from(vars_v)))
+        sub = max(depth - 1, 0)
+        if kind == "vadd":
+            return S.BinOp(d(st.sampled_from(["+", "⊞"])), self.term(ctx, t, names, sub), self.term(ctx, t, names, sub))
+        if kind == "smul":
+            return S.BinOp(d(st.sampled_from(["*", "⊠"])), self.term(ctx, F, names, sub), self.term(ctx, t, names, sub))
+        if kind == "iadd":
+            return S.BinOp("+^L", self.term(ctx, Arrow(t, t), names, sub), self.term(ctx, t, names, sub))
+        if kind == "imul":
+            return S.BinOp("*^L", self.term(ctx, Arrow(t, F), names, sub), self.term(ctx, t, names, sub))
+        return self.application(ctx, t, names, depth)
+
+
+@st.composite
+def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True) -> S.Term:
+    """A closed program of type F."""
+    depth = draw(st.integers(min_value=0, max_value=max_depth))
+    return Gen(draw, decoupling, iterated).term([], F, [], depth)

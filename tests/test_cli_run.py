@@ -1,0 +1,112 @@
+"""`goi run`: the oracle's output (human, JSON, trace, DOT) and its exit codes."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from semantics import exitcodes
+from semantics.cli import main
+from semantics.rules import load_all
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def run(capsys, *argv):
+    code = main(["run", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_default_output(capsys):
+    code, out, _ = run(capsys, str(PROGRAMS / "paper/deep_decoupling.goi"))
+    assert code == exitcodes.OK
+    lines = out.splitlines()
+    assert lines[0] == "value: 13"
+    assert lines[1] == "type: F"
+    assert lines[2] == "parameters: 3, 2"
+    assert lines[3].startswith("transitions: ") and "(pass " in lines[3] and "rewrite " in lines[3]
+
+
+def test_json_schema(capsys):
+    code, out, _ = run(capsys, "--json", "-e", "let f @ p = {0.5} - {2} in f (3 * p)")
+    assert code == exitcodes.OK
+    data = json.loads(out)
+    assert data["status"] == "final"
+    assert data["value"] == "-9/2"
+    assert data["type"] == "F"
+    assert data["parameters"] == ["1/2", "2"]
+    t = data["transitions"]
+    assert t["total"] == t["pass"] + t["rewrite"] > 0
+    assert set(data["rules"]) == set(load_all())  # every rule ID, fired or not
+    assert sum(data["rules"].values()) == t["total"]
+    assert data["rules"]["deep.decouple"] == 1
+    assert data["reason"] is None
+
+
+def test_function_values_and_replaced_parameters(capsys):
+    _, out, _ = run(capsys, "--json", "-e", "λx. x + {1}")
+    assert json.loads(out)["value"] == "λ"
+    _, out, _ = run(capsys, "--json", "--params", "1/3,-2", "-e", "{1} * {2}")
+    data = json.loads(out)
+    assert data["value"] == "-2/3" and data["parameters"] == ["1/3", "-2"]
+
+
+def test_trace_lines(capsys):
+    code, out, _ = run(capsys, "--trace", "-e", "(λx. x) 1")
+    lines = out.splitlines()
+    steps = [l for l in lines if l.strip() and l.split()[0].isdigit()]
+    assert len(steps) == 14
+    first = steps[0].split()
+    assert first[0] == "1" and first[1] == "pass.app.up"
+    assert "S=★:★:□" in steps[0] and "B=□" in steps[0]
+    assert any("rw.beta" in l for l in steps)
+
+
+def test_trace_in_json(capsys):
+    _, out, _ = run(capsys, "--json", "--trace", "-e", "(λx. x) 1")
+    data = json.loads(out)
+    assert len(data["trace"]) == data["transitions"]["total"] == 14
+    step = data["trace"][8]
+    assert step["rule"] == "rw.beta" and step["flag"] == "□" and step["direction"] == "↑"
+    assert set(step) == {"number", "rule", "position", "position_type", "direction", "flag", "stack", "box_stack"}
+
+
+def test_dot_files(capsys, tmp_path):
+    code, _, _ = run(capsys, "--dot", str(tmp_path), str(PROGRAMS / "paper/meta_learning.goi"))
+    assert code == exitcodes.OK
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names[0] == "000-initial.dot" and names[-1] == "999999-final.dot"
+    assert sum("before-decouple" in n for n in names) == 2
+    assert sum("after-decouple" in n for n in names) == 2
+    text = (tmp_path / "000-initial.dot").read_text()
+    assert text.startswith("digraph goi {") and "subgraph cluster_box" in text and "penwidth=3" in text
+
+
+@pytest.mark.parametrize(
+    "argv,code,status",
+    [
+        (["-e", "1 + 2"], exitcodes.OK, "final"),
+        (["--max-steps", "3", "-e", "1 + 2"], exitcodes.BUDGET, "budget"),
+        (["--division", "strict", "-e", "1 / 0"], exitcodes.UNDEFINED, "undefined"),
+        (["--division", "total", "-e", "1 / 0"], exitcodes.OK, "final"),
+    ],
+)
+def test_exit_codes(capsys, argv, code, status):
+    got, out, _ = run(capsys, "--json", *argv)
+    assert got == code and json.loads(out)["status"] == status
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["--params", "1,2", "-e", "{1}"], "--params gives 2 values, but the program has 1"),
+        (["--params", "x", "-e", "{1}"], "is not an exact rational"),
+        (["-e", "let f @ p = {1} in p"], "escapes"),
+    ],
+)
+def test_bad_input_is_reported_as_json(capsys, argv, fragment):
+    code, out, _ = run(capsys, "--json", *argv)
+    assert code == exitcodes.BAD_INPUT
+    data = json.loads(out)
+    assert data["status"] == "error" and fragment in data["error"]["message"]

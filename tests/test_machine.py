@@ -1,0 +1,200 @@
+"""The machine on the paper's programs, pinned values, and a second opinion on generated ones."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from generators.typed import programs
+from properties.reference import reference_value
+from semantics.compare import difference
+from semantics.machine import Machine, RandomStrategy, run_program
+from semantics.pretty import pretty
+from semantics.token import LAMBDA
+from semantics.translate import translate
+from semantics.typecheck import check_program, typecheck
+from semantics.values import RationalField
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def value_of(text, **kwargs):
+    _j, _m, outcome = run_program(text, **kwargs)
+    assert outcome.status == "final", outcome.reason
+    return outcome.value
+
+
+# ---- the values the issue pins ---------------------------------------------------
+
+def test_simple_abduction_is_3():
+    assert value_of("let f @ p = {1} + 2 in f p") == 3
+
+
+def test_deep_decoupling_is_13():
+    assert value_of((PROGRAMS / "paper/deep_decoupling.goi").read_text()) == 13
+
+
+@pytest.mark.parametrize(
+    "model,value",
+    [("(λx. x + x) {1}", 1), ("{1} + {1}", 2), ("(λx. 0) {1}", 1), ("0", 0)],
+)
+def test_linearity_in_the_context_p_dot_p(model, value):
+    assert value_of(f"let f @ p = {model} in p • p") == value
+
+
+def test_meta_learning_is_2():
+    assert value_of("let g @ q = (let f @ p = {1} in f ({2} × p)) in g q") == 2
+
+
+def test_parameter_order_is_kept_by_the_model():
+    # the note's index invariant: P's input i, component i and e_i all mean the same constant
+    assert value_of("let f @ p = {1} - {2} in f p") == -1
+    assert value_of("let f @ p = {1} / {4} in f p") == Fraction(1, 4)
+    assert value_of("let f @ p = {1} - {2} in f (2 * p)") == -2
+
+
+EXPECTED = {
+    "paper/simple_abduction.goi": 3,
+    "paper/deep_decoupling.goi": 13,
+    "paper/linearity_shared.goi": 1,
+    "paper/linearity_two.goi": 2,
+    "paper/linearity_discarded.goi": 1,
+    "paper/linearity_none.goi": 0,
+    "paper/meta_learning.goi": 2,
+    "paper/decoupling_primitive.goi": 3,
+    "paper/linear_regression.goi": 3,
+    "paper/index_order.goi": -1,
+    "visualiser/simple_abd_prog.goi": 3,
+    "visualiser/higher_abd_prog.goi": 13,
+    "visualiser/fig10_1.goi": 1,
+    "visualiser/fig10_2.goi": 2,
+    "visualiser/meta_learning.goi": 2,
+    "visualiser/church_numerals_prog.goi": 2,
+    "visualiser/escapes.goi": 6,
+    # two steps of gradient descent from (1, 0) towards y = 2x + 10, read at x = 7
+    "visualiser/gradient_descent_in_calculus.goi": Fraction(16581821131, 2250000000),
+}
+
+
+def test_every_example_has_an_expected_value():
+    assert {f"{p.parent.name}/{p.name}" for p in PROGRAMS.glob("*/*.goi")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED))
+def test_example_values(rel):
+    text = (PROGRAMS / rel).read_text()
+    assert value_of(text) == EXPECTED[rel]
+    assert reference_value(check_program(text)) == EXPECTED[rel]
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED))
+def test_strategies_reach_the_same_final_state(rel):
+    text = (PROGRAMS / rel).read_text()
+    _j, m0, o0 = run_program(text)
+    for seed in range(4):
+        _j, m, o = run_program(text, strategy=RandomStrategy(seed))
+        assert (o.status, o.value, o.steps) == (o0.status, o0.value, o0.steps)
+        assert difference(m.graph, m0.graph, m.token, m0.token) is None
+
+
+def test_the_random_strategy_really_chooses_differently():
+    # A ?-phase with two absorptions: seeds must produce both orders.
+    text = "let a = {1} in let b = {2} in (λu. u) (a + b)"
+    orders = set()
+    for seed in range(12):
+        j = check_program(text)
+        m = Machine(translate(j), strategy=RandomStrategy(seed))
+        chosen = []
+        m.after.append(lambda mm, rule, redex: chosen.append((rule, redex[-1].id)) if rule == "box.absorb" else None)
+        m.run()
+        orders.add(tuple(chosen))
+    assert len(orders) > 1
+
+
+def test_functions_are_values():
+    assert value_of("λx. x") is LAMBDA
+    assert value_of("A(f, x). 0") is LAMBDA
+
+
+def test_parameters_can_be_replaced():
+    assert value_of("let f @ p = {1} + 2 in f p", params=[Fraction(5)]) == 7
+    assert value_of("{1} * {3}", params=[Fraction(1, 2), Fraction(-4)]) == -2
+    _j, m, _o = run_program("{1} * {3}", params=[Fraction(1, 2), Fraction(-4)])
+    assert [p.outs[0].dst.data for p in m.graph.params] == [Fraction(1, 2), Fraction(-4)]
+
+
+def test_parameters_never_change_during_a_run():
+    text = (PROGRAMS / "paper/meta_learning.goi").read_text()
+    j = check_program(text)
+    m = Machine(translate(j))
+    before = [(p, p.outs[0].dst, p.outs[0].dst.data) for p in m.graph.params]
+    m.run()
+    assert [(p, p.outs[0].dst, p.outs[0].dst.data) for p in m.graph.params] == before
+    assert all(p in m.graph.nodes for p, _, _ in before)
+
+
+def test_division_by_zero_policies():
+    assert value_of("1 / 0") == 0
+    _j, _m, outcome = run_program("1 / (2 - 2)", field_=RationalField("strict"))
+    assert outcome.status == "undefined" and "division by zero" in outcome.reason
+    with pytest.raises(ValueError):
+        RationalField("lenient")
+
+
+def test_step_budget():
+    _j, _m, outcome = run_program((PROGRAMS / "visualiser/church_numerals_prog.goi").read_text(), max_steps=10)
+    assert outcome.status == "budget" and outcome.steps == 10
+
+
+def test_stuck_is_reported_with_the_rule_context():
+    # A ?-door the token would have to cross: no rule applies.
+    from semantics import graph as G
+    from semantics.types import F
+
+    g = G.Graph()
+    box = g.new_box(None)
+    door = g.new_node(G.WHY, None, 1, 1)
+    door.door_of = box
+    g.root = g.new_link(G.bang(F), dst=(door, 0))
+    g.new_link(G.bang(F), src=(door, 0))
+    outcome = Machine(g).run()
+    assert outcome.status == "stuck"
+    assert "no rule applies" in outcome.reason and "?-node" in outcome.reason and "flag □" in outcome.reason
+
+
+def test_transition_counts_add_up():
+    _j, _m, o = run_program("let f @ p = {1} + 2 in f p")
+    assert o.passes + o.rewrites == o.steps == sum(o.counts.values())
+    assert o.counts["deep.decouple"] == 1
+
+
+# ---- a second opinion on generated programs ----------------------------------------
+
+def _agree(term):
+    j = typecheck(term)
+    m = Machine(translate(j))
+    outcome = m.run(500_000)
+    assert outcome.status == "final", (pretty(term), outcome.status, outcome.reason)
+    expected = reference_value(j)
+    got = "λ" if outcome.value is LAMBDA else outcome.value
+    assert got == expected, pretty(term)
+
+
+@given(programs(max_depth=5, decoupling=False, iterated=False))
+def test_machine_agrees_with_the_reference_on_decoupling_free_programs(term):
+    _agree(term)
+
+
+@given(programs(max_depth=5))
+def test_machine_agrees_with_the_reference_on_programs_with_decoupling(term):
+    _agree(term)
+
+
+@given(programs(max_depth=4))
+def test_generated_programs_are_well_typed_and_round_trip(term):
+    from semantics.parser import parse
+
+    j = typecheck(term)
+    assert str(j.type) == "F"
+    assert parse(pretty(term)) == term

@@ -174,6 +174,10 @@ class Graph:
         self._name_counter: dict[str, itertools.count] = {}
         self.names_in_use: set[str] = set()
 
+    def allocated(self) -> int:
+        """How many nodes, links and boxes were ever created (a measure of rewriting work)."""
+        return next(self._ids) - 1
+
     # ---- creation ------------------------------------------------------------
     def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
         node = Node(next(self._ids), kind, box, data)

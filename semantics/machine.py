@@ -30,6 +30,7 @@ class FirstStrategy:
     """Always the first enabled ?-rewrite in the fixed order of rules.open_box.candidates."""
 
     name = "first"
+    first_only = True  # the machine need not list the other options
 
     def choose(self, options):
         return options[0]
@@ -39,6 +40,7 @@ class RandomStrategy:
     """A uniformly random enabled ?-rewrite, from a seeded generator (reproducible)."""
 
     name = "random"
+    first_only = False
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -100,14 +102,14 @@ class Machine:
             and not t.box_stack
         )
 
-    def enabled(self) -> list[tuple[str, tuple]]:
-        """Every transition possible now (several only in a ?-phase)."""
+    def enabled(self, first_only: bool = False) -> list[tuple[str, tuple]]:
+        """Every transition possible now (several only in a ?-phase; just the first with first_only)."""
         flag = self.token.flag
         if flag == NONE_FLAG:
             found = passes.find(self)
             return [] if found is None else [(found[0], found[1:])]
         if flag == "?":
-            return open_box.candidates(self)
+            return open_box.candidates(self, first_only)
         if flag == "!":
             found = closed_box.find(self)
             return [] if found is None else [found]
@@ -125,7 +127,7 @@ class Machine:
 
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
-        options = self.enabled()
+        options = self.enabled(getattr(self.strategy, "first_only", False))
         if not options:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)

@@ -8,6 +8,8 @@ When G has no ?-door left, `box.close` sets the flag !.
 
 from __future__ import annotations
 
+from collections import deque
+
 from .. import graph as G
 from . import rule
 
@@ -22,16 +24,16 @@ def current_box(m) -> G.Box | None:
 def box_reachable(start_doors: list[G.Node]):
     """Nodes box-reachable from the given doors (Def. Box-reachability), in discovery order.
 
-    A box-path goes upwards along edges; on reaching a box's principal door it
+    A generator (breadth-first), so that a caller needing only the first redex stops
+    early. A box-path goes upwards along edges; on reaching a box's principal door it
     may continue from that box's auxiliary doors, skipping its content. Links of
     provisional type ¡F are not followed (only ¿, rotC, ¡ and constants lie
     above them, none of which is a deep redex).
     """
     seen: set[G.Node] = set()
-    order: list[G.Node] = []
-    frontier = list(start_doors)
+    frontier = deque(start_doors)
     while frontier:
-        node = frontier.pop(0)
+        node = frontier.popleft()
         if node.kind == G.BANG:
             nxt = list(node.door_of.doors)
         else:
@@ -45,27 +47,40 @@ def box_reachable(start_doors: list[G.Node]):
         for n in nxt:
             if n not in seen:
                 seen.add(n)
-                order.append(n)
+                yield n
                 frontier.append(n)
-    return order
 
 
 DEEP_KINDS = {G.CON: "deep.contract", G.PROJ: "deep.project", G.ABD: "deep.decouple"}
 
 
-def candidates(m) -> list[tuple[str, tuple]]:
-    """All ?-rewrites enabled now, in a fixed order: absorptions (door order), then deep rules."""
+def candidates(m, first_only: bool = False) -> list[tuple[str, tuple]]:
+    """The ?-rewrites enabled now, in a fixed order: absorptions (door order), then deep rules.
+
+    With `first_only`, just the first of that order (the default strategy's choice),
+    found without listing the rest: the cost of a ?-phase then stays linear in the
+    number of rewrites it makes (absorbed doors leave the front of the door list, so
+    the scan for an absorbable door is amortised constant; the box-path search runs
+    only when no door is absorbable, and stops at its first redex).
+    """
     box = current_box(m)
     if box is None:
         return []
     found: list[tuple[str, tuple]] = []
-    whys = box.why_doors()
-    for door in whys:
+    has_why = False
+    for door in box.doors:
+        if door.kind != G.WHY:
+            continue
+        has_why = True
         out = door.outs[0]
         if out.dst is not None and out.dst.kind == G.BANG:
             found.append(("box.absorb", (box, door)))
+            if first_only:
+                return found
+    if not has_why:
+        return [("box.close", (box,))]
     level = box.parent
-    for node in box_reachable(whys):
+    for node in box_reachable([d for d in box.doors if d.kind == G.WHY]):
         rule_id = DEEP_KINDS.get(node.kind)
         if rule_id is None or node.box is not level:
             continue
@@ -74,8 +89,8 @@ def candidates(m) -> list[tuple[str, tuple]]:
         out = node.outs[0]
         if out is not None and out.dst is not None and out.dst.kind == G.BANG:
             found.append((rule_id, (box, node)))
-    if not found and not whys:
-        found.append(("box.close", (box,)))
+            if first_only:
+                return found
     return found
 
 

@@ -160,7 +160,7 @@ def cmd_run(args, source: str) -> int:
             "type": str(judgement.type),
             "parameters": parameters,
             "transitions": {"total": outcome.steps, "pass": outcome.passes, "rewrite": outcome.rewrites},
-            "rules": {rule_id: outcome.counts.get(rule_id, 0) for rule_id in sorted(REGISTRY)},
+            "rules": {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != "gc"},
             "reason": outcome.reason or None,
             "strategy": strategy.name if args.strategy != "random" else f"random:{args.seed}",
             "division": args.division,

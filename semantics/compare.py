@@ -62,7 +62,8 @@ def _node_key(n: G.Node, names: list[str]) -> str:
     return k
 
 
-def to_networkx(graph: G.Graph, token=None) -> nx.DiGraph:
+def to_networkx(graph: G.Graph, token=None, name_labels: Optional[dict] = None) -> nx.DiGraph:
+    """The labelled directed graph of a state; `name_labels` pins names (name -> label) to match only alike-labelled ones."""
     d = nx.DiGraph()
     name_edges: list[tuple[tuple, str, int]] = []
     params = {n: i for i, n in enumerate(graph.params)}
@@ -105,7 +106,8 @@ def to_networkx(graph: G.Graph, token=None) -> nx.DiGraph:
         if box.parent is not None:
             d.add_edge(("b", box.parent.id), ("b", box.id), label="child")
     for entity, name, i in name_edges:
-        d.add_node(("a", name), key="name")
+        label = (name_labels or {}).get(name)
+        d.add_node(("a", name), key="name" if label is None else f"name:{label}")
         d.add_edge(entity, ("a", name), label=f"name{i}")
     return d
 
@@ -114,9 +116,13 @@ def _invariant_summary(d: nx.DiGraph):
     return sorted(data["key"] for _, data in d.nodes(data=True)), sorted(data["label"] for *_, data in d.edges(data=True))
 
 
-def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None) -> bool:
-    """Are the two graph states equal up to node/link identity and name permutation?"""
-    d1, d2 = to_networkx(g1, token1), to_networkx(g2, token2)
+def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None) -> bool:
+    """Are the two graph states equal up to node/link identity and name permutation?
+
+    With labels (name -> label), a name of the first state may only correspond to a name
+    of the second with the same label (to check a *given* permutation).
+    """
+    d1, d2 = to_networkx(g1, token1, labels1), to_networkx(g2, token2, labels2)
     if _invariant_summary(d1) != _invariant_summary(d2):
         return False
     matcher = isomorphism.DiGraphMatcher(

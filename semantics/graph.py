@@ -171,12 +171,14 @@ class Graph:
         self.top_boxes: set[Box] = set()
         self.root: Optional[Link] = None
         self.params: list[Node] = []  # the ¡-nodes, in parameter order
-        self._name_counter: dict[str, itertools.count] = {}
+        self._name_next: dict[str, int] = {}  # next suffix to try, per stem
         self.names_in_use: set[str] = set()
 
     def allocated(self) -> int:
         """How many nodes, links and boxes were ever created (a measure of rewriting work)."""
-        return next(self._ids) - 1
+        n = next(self._ids)
+        self._ids = itertools.count(n)  # peeking must not consume an id
+        return n - 1
 
     # ---- creation ------------------------------------------------------------
     def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
@@ -238,6 +240,32 @@ class Graph:
                 self.root = lower
         return lower
 
+    def set_inputs(self, node: Node, links: list[Link]) -> None:
+        """Give a contraction-like node exactly these input links, in this order."""
+        node.ins = [None] * len(links)
+        for i, link in enumerate(links):
+            self.set_dst(link, node, i)
+
+    def drop_input(self, node: Node, link: Link) -> None:
+        """Remove one input of a contraction-like node (the link is deleted)."""
+        self.set_inputs(node, [l for l in node.ins if l is not link])
+        self.delete_link(link)
+
+    def retype(self, link: Link, etype: EType) -> None:
+        link.type = etype
+
+    def rekind(self, node: Node, kind: str) -> None:
+        """Change a node's kind keeping its ports (turning provisional nodes definitive)."""
+        node.kind = kind
+
+    def add_door(self, box: Box, door: Node) -> None:
+        door.door_of = box
+        box.doors.append(door)
+
+    def remove_door(self, box: Box, door: Node) -> None:
+        box.doors.remove(door)
+        self.delete_node(door)
+
     def delete_node(self, node: Node) -> None:
         self.nodes.discard(node)
         self._members(node.box).discard(node)
@@ -297,18 +325,58 @@ class Graph:
             b = b.parent
         return False
 
+    def clone(self) -> tuple["Graph", dict, dict]:
+        """A deep copy of the whole graph, same ids; returns (copy, node map, link map)."""
+        g = Graph()
+        g._ids = itertools.count(self.allocated() + 1)
+        box_map: dict[Box, Box] = {}
+        for b in sorted(self.boxes, key=Box.depth):
+            c = Box(b.id, box_map[b.parent] if b.parent is not None else None)
+            box_map[b] = c
+            g.boxes.add(c)
+            g._children(c.parent).add(c)
+        node_map: dict[Node, Node] = {}
+        for n in self.nodes:
+            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data)
+            c.ins = [None] * len(n.ins)
+            c.outs = [None] * len(n.outs)
+            if n.door_of is not None:
+                c.door_of = box_map[n.door_of]
+            node_map[n] = c
+            g.nodes.add(c)
+            g._members(c.box).add(c)
+        for b, c in box_map.items():
+            c.principal = node_map[b.principal]
+            c.doors = [node_map[d] for d in b.doors]
+        link_map: dict[Link, Link] = {}
+        for link in self.links:
+            c = Link(link.id, link.type)
+            g.links.add(c)
+            if link.src is not None:
+                g.set_src(c, node_map[link.src], link.src_port)
+            if link.dst is not None:
+                g.set_dst(c, node_map[link.dst], link.dst_port)
+            link_map[link] = c
+        g.root = link_map.get(self.root)
+        g.params = [node_map[p] for p in self.params]
+        g.names_in_use = set(self.names_in_use)
+        g._name_next = dict(self._name_next)
+        return g, node_map, link_map
+
     # ---- names -----------------------------------------------------------------
     def reserve_names(self, names: Iterable[str]) -> None:
         self.names_in_use.update(names)
 
     def fresh_name(self, base: str) -> str:
+        """A name never used in this graph: the stem of `base` with a new suffix (a → a.1)."""
         stem = base.split(".")[0]
-        counter = self._name_counter.setdefault(stem, itertools.count(1))
-        while True:
-            name = f"{stem}.{next(counter)}"
-            if name not in self.names_in_use:
-                self.names_in_use.add(name)
-                return name
+        k = self._name_next.get(stem, 1)
+        while f"{stem}.{k}" in self.names_in_use:
+            k += 1
+        name = f"{stem}.{k}"
+        self._name_next[stem] = k + 1
+        self.names_in_use.add(name)
+        return name
 
     # ---- copying -----------------------------------------------------------------
     def copy_box(self, box: Box, parent: Optional[Box], refresh: bool = True) -> tuple[Box, dict[Node, Node]]:
@@ -362,6 +430,23 @@ class Graph:
                 keep |= names_of(d.outs[0].type.type)
             self.refresh_names([node_map[n] for n in nodes] + [node_map[n] for n in doors], keep)
         return new, node_map
+
+    def rename_everywhere(self, mapping: dict[str, str]) -> None:
+        """Apply a renaming of names to the whole graph (types of all links, data of all nodes)."""
+        for link in self.links:
+            link.type = link.type.renamed(mapping)
+        for n in self.nodes:
+            n.data = rename_node_data(n, mapping)
+        self.names_in_use |= set(mapping.values())
+
+    def names(self) -> set[str]:
+        """Every name occurring in the graph."""
+        found: set[str] = set()
+        for link in self.links:
+            found |= names_of(link.type.type)
+        for n in self.nodes:
+            found |= node_names(n)
+        return found
 
     def refresh_names(self, nodes: list[Node], keep: set[str]) -> dict[str, str]:
         """Rename, in these nodes and their links, every name not in `keep` to a fresh one."""

@@ -176,6 +176,16 @@ class Machine:
                 trace(self.snapshot(rule_id))
 
 
+def clone_machine(m: Machine, strategy=None) -> Machine:
+    """An independent copy of a machine's state (graph, token), with a fresh history."""
+    graph, _nodes, links = m.graph.clone()
+    copy = Machine(graph, m.field, strategy or FirstStrategy())
+    t = m.token
+    copy.token = Token(links[t.position], t.direction, t.flag, list(t.stack), [links[l] for l in t.box_stack])
+    copy.steps = m.steps
+    return copy
+
+
 def run_program(text: str, *, max_steps: int = 1_000_000, field_=None, strategy=None, params=None, trace=None):
     """Parse, type-check, translate and run a program. Returns (judgement, machine, outcome)."""
     from .translate import translate

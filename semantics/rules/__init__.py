@@ -6,6 +6,7 @@ The IDs are those of docs/RULES.md; a test checks that the two agree. Modules:
 - open_box:    ?-phase: absorption and closing (Fig. RewriteTransitionsOpenBox)
 - deep:        ?-phase deep rewrites (Figs. RewriteTransitionsDeep*)
 - closed_box:  !-phase: copying closed boxes (Fig. RewriteTransitionsClosedBox)
+- gc:          garbage collection, not transitions (Prop. Garbage collection)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Callable
 @dataclass(frozen=True)
 class Rule:
     id: str
-    kind: str  # "pass" or "rewrite"
+    kind: str  # "pass" or "rewrite" (machine transitions), or "gc" (garbage collection)
     apply: Callable
     summary: str
 
@@ -39,6 +40,6 @@ def rule(rule_id: str, kind: str):
 
 def load_all() -> dict[str, Rule]:
     """Import every rule module (registration happens on import)."""
-    from . import closed_box, compute, deep, open_box, passes  # noqa: F401
+    from . import closed_box, compute, deep, gc, open_box, passes  # noqa: F401
 
     return REGISTRY

@@ -60,10 +60,7 @@ def merge(m, box, con):
     came = m.token.box_stack.pop()
     lower = came.src
     j = came.dst_port
-    inputs = con.ins[:j] + lower.ins + con.ins[j + 1 :]
-    con.ins = [None] * len(inputs)
-    for i, link in enumerate(inputs):
-        g.set_dst(link, con, i)
+    g.set_inputs(con, con.ins[:j] + lower.ins + con.ins[j + 1 :])
     g.delete_link(came)
     g.delete_node(lower)
 
@@ -75,10 +72,7 @@ def duplicate(m, box, con):
     came = m.token.box_stack.pop()
     j = came.dst_port
     copy, _ = g.copy_box(box, box.parent)
-    rest = con.ins[:j] + con.ins[j + 1 :]
-    con.ins = [None] * len(rest)
-    for i, link in enumerate(rest):
-        g.set_dst(link, con, i)
+    g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
     level = box.parent
     for door, twin in zip(box.doors, copy.doors):
@@ -100,10 +94,9 @@ def dereliction(m, box, der):
     g.delete_node(der)
     g.splice(below, root)
     g.delete_node(box.principal)
-    for door in box.doors:
+    for door in list(box.doors):
         g.splice(door.ins[0], door.outs[0])
-        g.delete_node(door)
-    box.doors = []
+        g.remove_door(box, door)
     g.unbox(box)
     m.token.position = below
     m.token.flag = NONE_FLAG

@@ -68,7 +68,7 @@ def project(m, box, proj):
         content_root = root.dst
         g.new_link(G.plain(Vec(name)), src=(dot, 0), dst=(content_root, root.dst_port))
         g.set_dst(root, dot, 0)
-        root.type = G.plain(F)
+        g.retype(root, G.plain(F))
         e = g.new_node(G.VCONST, b, 1, 0, (basis(m.field, n, i), name))
         g.new_link(G.plain(Vec(name)), src=(dot, 1), dst=(e, 0))
         g.set_dst(link, b.principal, 0)
@@ -185,7 +185,7 @@ def decouple(m, box, abd):
         old_up = door.outs[0]
         weak = g.new_node(G.PCON, level, 0, 1)
         g.set_src(old_up, weak, 0)
-        door.kind = G.WHY
+        g.rekind(door, G.WHY)
         g.new_link(bang_f, src=(door, 0), dst=target(*end))
     _make_definitive(g, h)
 
@@ -199,9 +199,9 @@ def _make_definitive(g: G.Graph, h: G.Box) -> None:
         new_kind = promote.get(node.kind)
         if new_kind is None:
             continue
-        node.kind = new_kind
+        g.rekind(node, new_kind)
         for link in (*node.ins, *node.outs):
             if link is not None and link.type.kind == "¡":
-                link.type = bang_f
+                g.retype(link, bang_f)
     for door in h.doors:
-        door.ins[0].type = bang_f
+        g.retype(door.ins[0], bang_f)

@@ -102,15 +102,13 @@ def absorb(m, box, door):
     k = out.dst.door_of
     inner = door.ins[0]
     g.splice(inner, out)  # the link from inside G now enters K's principal door
-    box.doors.remove(door)
-    g.delete_node(door)
+    g.remove_door(box, door)
     level = box.parent
     g.move_box(k, box)
     for k_door in k.doors:
         up = k_door.outs[0]
         new_door = g.new_node(k_door.kind, level, 1, 1)
-        new_door.door_of = box
-        box.doors.append(new_door)
+        g.add_door(box, new_door)
         g.set_src(up, new_door, 0)
         g.new_link(up.type, src=(k_door, 0), dst=(new_door, 0))
 

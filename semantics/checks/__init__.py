@@ -1,0 +1,152 @@
+"""The appendix's invariants as runtime checks (docs/INVARIANTS.md).
+
+Each check is a small module with one job. A Monitor attaches the chosen checks to a
+machine: per-transition checks run after every transition, run-level checks when the run
+ends. A failed check raises InvariantViolation, which names the check, the rule ID of the
+last transition, the step number, and the offending nodes.
+
+    monitor = Monitor(machine, make_checks(["validity", "stability"]))
+    outcome = monitor.run(max_steps)        # outcome.status == "violation" on a failure
+
+`goi run --check validity,stability` / `--check all` does the same from the command line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Iterable, Optional
+
+
+class InvariantViolation(Exception):
+    def __init__(self, check: str, message: str, nodes: Iterable = (), rule: Optional[str] = None, step: Optional[int] = None):
+        super().__init__(message)
+        self.check = check
+        self.message = message
+        self.nodes = list(nodes)
+        self.rule = rule
+        self.step = step
+
+    def describe(self) -> str:
+        where = f"after step {self.step} ({self.rule})" if self.rule else f"at step {self.step} (initial state)"
+        nodes = ", ".join(repr(n) for n in self.nodes[:8])
+        more = f" (+{len(self.nodes) - 8} more)" if len(self.nodes) > 8 else ""
+        return f"invariant '{self.check}' violated {where}: {self.message}" + (f" [nodes: {nodes}{more}]" if nodes else "")
+
+    def to_json(self) -> dict:
+        return {
+            "check": self.check,
+            "message": self.message,
+            "rule": self.rule,
+            "step": self.step,
+            "nodes": [repr(n) for n in self.nodes],
+        }
+
+
+class Check:
+    """Base class: override `initial`, `after` (per transition) and/or `at_end`."""
+
+    name = "?"
+
+    def initial(self, machine) -> None:
+        """Called once on the initial state."""
+
+    def after(self, machine, rule_id: str, redex: tuple) -> None:
+        """Called after each transition."""
+
+    def at_end(self, machine, outcome) -> None:
+        """Called when the run ends (any outcome but a violation)."""
+
+    def fail(self, message: str, nodes: Iterable = ()) -> InvariantViolation:
+        return InvariantViolation(self.name, message, nodes)
+
+
+GRAPH_KEEPING = frozenset(
+    # transitions that never change the graph: every pass, and the rewrites that only lower a flag
+    {"rw.op.keep", "box.close", "copy.pass"}
+)
+
+
+def changes_graph(rule_id: str) -> bool:
+    return not rule_id.startswith("pass.") and rule_id not in GRAPH_KEEPING
+
+
+def registry() -> dict[str, type]:
+    from .alpha import AlphaEquivalence
+    from .dataflow import DataFlowShape
+    from .determinism import Determinism
+    from .form import Form
+    from .gc_bisim import GCBisimulation
+    from .graph_criterion import GraphCriterion
+    from .names import NameCriteria
+    from .productivity import Productivity
+    from .stability import Stability
+    from .validity import Validity
+
+    return {
+        c.name: c
+        for c in (Form, NameCriteria, GraphCriterion, Validity, Stability, Determinism, AlphaEquivalence, Productivity, DataFlowShape, GCBisimulation)
+    }
+
+
+def make_checks(names: Iterable[str], **options) -> list[Check]:
+    """Checks by name ("all" for every one); options go to the checks that take them."""
+    reg = registry()
+    names = list(names)
+    if "all" in names:
+        names = list(reg)
+    unknown = [n for n in names if n not in reg]
+    if unknown:
+        raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(reg)}, all")
+    checks = []
+    for n in names:
+        cls = reg[n]
+        accepted = {k: v for k, v in options.items() if k in getattr(cls, "options", ())}
+        checks.append(cls(**accepted))
+    return checks
+
+
+class Monitor:
+    """Runs a machine with checks attached, timing each check."""
+
+    def __init__(self, machine, checks: list[Check]):
+        self.machine = machine
+        self.checks = checks
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.violation: Optional[InvariantViolation] = None
+        self.last_rule: Optional[str] = None
+        machine.after.append(self._after)
+
+    def _timed(self, check: Check, method: str, *args) -> None:
+        start = time.perf_counter()
+        try:
+            getattr(check, method)(self.machine, *args)
+        finally:
+            self.seconds[check.name] += time.perf_counter() - start
+
+    def _after(self, machine, rule_id, redex) -> None:
+        self.last_rule = rule_id
+        for check in self.checks:
+            try:
+                self._timed(check, "after", rule_id, redex)
+            except InvariantViolation as v:
+                v.rule, v.step = rule_id, machine.steps
+                raise
+
+    def run(self, max_steps: int = 1_000_000, trace=None):
+        from ..machine import Outcome
+
+        m = self.machine
+        try:
+            for check in self.checks:
+                self._timed(check, "initial")
+            outcome = m.run(max_steps, trace)
+            for check in self.checks:
+                self._timed(check, "at_end", outcome)
+            return outcome
+        except InvariantViolation as v:
+            if v.step is None:
+                v.step = m.steps
+                v.rule = self.last_rule
+            self.violation = v
+            return Outcome("violation", None, m.steps, m.counts.copy(), v.describe())

@@ -1,0 +1,45 @@
+"""Check `alpha`: Prop. ""alpha-equivalence" of graph states" — permuting names does not
+change an execution: running π·G gives the final state of G up to π.
+
+At the start, the graph is cloned and a permutation π of its names applied (a cyclic shift
+when there are two names or more, a renaming to unused names otherwise). When the run
+ends, the copy is run with the same strategy and compared: same outcome, value, number of
+steps and rule counts, and final states isomorphic by an isomorphism that maps each
+original name x to π(x) (names created during the runs may correspond freely).
+Cost: one more run, plus one isomorphism test.
+"""
+
+from __future__ import annotations
+
+from . import Check
+
+
+class AlphaEquivalence(Check):
+    name = "alpha"
+
+    def initial(self, machine) -> None:
+        from ..machine import clone_machine
+
+        self.copy = clone_machine(machine)
+        names = sorted(machine.graph.names())
+        if len(names) >= 2:
+            self.pi = {a: names[(i + 1) % len(names)] for i, a in enumerate(names)}
+        else:
+            self.pi = {a: f"π{a}" for a in names}
+        self.copy.graph.rename_everywhere(self.pi)
+
+    def at_end(self, machine, outcome) -> None:
+        from ..compare import isomorphic
+
+        other = self.copy.run(max(machine.steps * 2, 1000))
+        if (other.status, other.value, other.steps) != (outcome.status, outcome.value, outcome.steps):
+            raise self.fail(
+                f"the name-permuted graph runs differently: {other.status} {other.value} in {other.steps} steps, "
+                f"against {outcome.status} {outcome.value} in {outcome.steps}"
+            )
+        if other.counts != outcome.counts:
+            raise self.fail("the name-permuted graph fires different rules")
+        labels_original = {a: a for a in self.pi}
+        labels_permuted = {b: a for a, b in self.pi.items()}
+        if not isomorphic(machine.graph, self.copy.graph, machine.token, self.copy.token, labels_original, labels_permuted):
+            raise self.fail("the final state of the name-permuted graph is not the final state up to the permutation")

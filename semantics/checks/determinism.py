@@ -1,0 +1,112 @@
+"""Check `determinism`: Props. "Determinism" and "Determinism of execution" — the order of
+the ?-rewrites does not matter: every order of one ?-phase ends in the same state, up to
+name permutation.
+
+When the machine enters a ?-phase (the flag becomes ?), the state is cloned; when the
+phase ends (box.close), the other orders are run on clones from that snapshot and each end
+state is compared with the machine's (networkx isomorphism respecting node kinds and data,
+port order, link types up to renaming of names, box structure, token position, stacks).
+
+Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
+exhaustively; a larger one by `determinism_paths` random orders (seeded, reproducible).
+Phases with a single order are skipped. Cost: up to determinism_paths × (phase length +
+clone + isomorphism) per phase with a choice; use on small programs.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import Check
+
+
+class Determinism(Check):
+    name = "determinism"
+    options = ("determinism_paths", "determinism_seed")
+
+    def __init__(self, determinism_paths: int = 24, determinism_seed: int = 0):
+        self.limit = determinism_paths
+        self.rng = random.Random(determinism_seed)
+        self.snapshot = None
+        self.phases = 0
+        self.explored = 0
+        self.sampled_phases = 0
+
+    def after(self, machine, rule_id, redex) -> None:
+        from ..machine import clone_machine
+
+        if rule_id == "pass.bang.up":
+            self.snapshot = clone_machine(machine)
+        elif rule_id == "box.close" and self.snapshot is not None:
+            snapshot, self.snapshot = self.snapshot, None
+            self._compare(machine, snapshot)
+
+    def _ends(self, start, sample: bool):
+        """End states (flag !) of the phase from `start`: all orders, or one random order."""
+        from ..machine import clone_machine
+
+        stack = [start]
+        while stack:
+            m = stack.pop()
+            while True:
+                options = m.enabled()
+                if not options:
+                    yield m, "stuck"
+                    break
+                if len(options) == 1 or sample:
+                    rule_id, redex = options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
+                    m.apply(rule_id, redex)
+                    if rule_id == "box.close":
+                        yield m, "closed"
+                        break
+                    continue
+                # branch: one clone per further option, this machine takes the first
+                for i in range(len(options) - 1, 0, -1):
+                    c = clone_machine(m)
+                    rule_id, redex = c.enabled()[i]
+                    c.apply(rule_id, redex)
+                    stack.append(c)
+                m.apply(*options[0])
+                if options[0][0] == "box.close":
+                    yield m, "closed"
+                    break
+
+    def _compare(self, machine, snapshot) -> None:
+        from ..compare import isomorphic
+        from ..machine import clone_machine
+
+        if len(snapshot.enabled()) <= 1 and not self._has_choice(snapshot):
+            return
+        self.phases += 1
+        ends = []
+        exhaustive = True
+        for end in self._ends(clone_machine(snapshot), sample=False):
+            ends.append(end)
+            if len(ends) > self.limit:
+                exhaustive = False
+                break
+        if not exhaustive:
+            self.sampled_phases += 1
+            ends = [next(self._ends(clone_machine(snapshot), sample=True)) for _ in range(self.limit)]
+        for other, how in ends:
+            self.explored += 1
+            if how != "closed":
+                raise self.fail(f"another order of this ?-phase gets stuck: {other.describe()}")
+            if not isomorphic(machine.graph, other.graph, machine.token, other.token):
+                raise self.fail("another order of this ?-phase reaches a different state (not isomorphic up to names)")
+
+    @staticmethod
+    def _has_choice(snapshot) -> bool:
+        """Does any state of this phase (following the first options) offer a choice?"""
+        from ..machine import clone_machine
+
+        m = clone_machine(snapshot)
+        while True:
+            options = m.enabled()
+            if len(options) > 1:
+                return True
+            if not options:
+                return False
+            m.apply(*options[0])
+            if options[0][0] == "box.close":
+                return False

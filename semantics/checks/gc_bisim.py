@@ -1,0 +1,49 @@
+"""Check `gc`: Prop. "Garbage collection" — the GC relations together are a bisimulation,
+so collecting garbage changes nothing observable.
+
+The run is compared with a second run of the same initial graph with the collector
+switched the other way (on if the run has none, off if it has one): both must reach the
+same outcome and value, and their observable token behaviour must match — the same
+sequence of (rule, direction, computation stack) at pass transitions (the token never
+visits garbage, so every pass transition is observable). A mismatch is a violation.
+Cost: one more run (with GC: a scan of the nodes without input after each rewrite).
+"""
+
+from __future__ import annotations
+
+from . import Check
+
+
+def _observe(trace: list):
+    def observer(m, rule_id, redex):
+        if rule_id.startswith("pass."):
+            trace.append((rule_id, m.token.direction, tuple(m.token.stack)))
+
+    return observer
+
+
+class GCBisimulation(Check):
+    name = "gc"
+
+    def initial(self, machine) -> None:
+        from ..gc import Collector
+        from ..machine import clone_machine
+
+        self.trace: list = []
+        machine.after.append(_observe(self.trace))
+        self.other = clone_machine(machine)
+        self.other_trace: list = []
+        self.other.after.append(_observe(self.other_trace))
+        # the other run has the collector exactly when this one has none
+        if not any(isinstance(getattr(o, "__self__", None), Collector) for o in machine.after):
+            Collector(self.other)
+
+    def at_end(self, machine, outcome) -> None:
+        other = self.other.run(max(machine.steps * 2, 1000))
+        if (other.status, other.value) != (outcome.status, outcome.value):
+            raise self.fail(f"with and without GC the outcomes differ: {outcome.status} {outcome.value} / {other.status} {other.value}")
+        for i, (a, b) in enumerate(zip(self.trace, self.other_trace)):
+            if a != b:
+                raise self.fail(f"with and without GC the token behaves differently at pass transition {i + 1}: {a} / {b}")
+        if len(self.trace) != len(self.other_trace):
+            raise self.fail(f"with and without GC the runs make {len(self.trace)} and {len(self.other_trace)} pass transitions")

@@ -1,0 +1,18 @@
+"""Check `productivity`: Props. "Productivity" and "Safe termination": a valid, stable,
+non-final state always has a transition, so a run from a translated (well-typed) program
+never ends *stuck*. Checked when the run ends: a stuck outcome is a violation (run it
+together with `validity` and `stability` to know the stuck state was valid and stable).
+Cost: O(1).
+"""
+
+from __future__ import annotations
+
+from . import Check
+
+
+class Productivity(Check):
+    name = "productivity"
+
+    def at_end(self, machine, outcome) -> None:
+        if outcome.status == "stuck":
+            raise self.fail(f"a non-final state has no transition: {outcome.reason}")

@@ -1,0 +1,71 @@
+"""Check `validity`: valid states (Defs. "Queries and answers", "Valid states";
+Prop. "Preservation of validity").
+
+A state is valid when the graph meets the name criteria and the graph criterion, and the
+token's data fits the type ρ of its position:
+- going ↑, the top of the computation stack is a query of ρ:
+  Qry_F = Qry_¡F = Qry_V_a = {★}, Qry_{T→T'} = {★, @}, Qry_!T = Qry_T;
+- going ↓, the answers of ρ are not empty and the top is one of them (v the validation map):
+  Ans_F = Ans_¡F = F, Ans_V_a = F^v(a) (empty if a is not free), Ans_{T→T'} = {λ}, Ans_!T = Ans_T.
+
+Cost: the criteria as in `names` and `graph` after graph-changing transitions; the token
+condition, O(1), after every transition.
+"""
+
+from __future__ import annotations
+
+from ..token import AT, LAMBDA, STAR, UP, Marker
+from ..types import Arrow, Field, Vec
+from . import Check, changes_graph
+from .graph_criterion import graph_problems
+from .names import name_problems, validation_map
+
+
+def token_problem(machine, v: dict[str, int]):
+    t = machine.token
+    rho = t.position.type
+    ty = rho.type
+    if not t.stack:
+        return f"empty computation stack at ℓ{t.position.id}"
+    top = t.stack[-1]
+    if t.direction == UP:
+        allowed = (STAR, AT) if isinstance(ty, Arrow) and rho.kind != "¡" else (STAR,)
+        if not any(top is q for q in allowed):
+            return f"going ↑ at ℓ{t.position.id} of type {rho}, the top {top!r} is not a query of that type"
+        return None
+    if isinstance(ty, Arrow):
+        ok = top is LAMBDA
+    elif isinstance(ty, Vec):
+        if ty.name not in v:
+            return f"going ↓ at ℓ{t.position.id} of type {rho}: no answers, {ty.name} is not a free name"
+        ok = isinstance(top, tuple) and len(top) == v[ty.name]
+    else:
+        ok = not isinstance(top, (Marker, tuple))
+    if not ok:
+        return f"going ↓ at ℓ{t.position.id} of type {rho}, the top {top!r} is not an answer of that type"
+    return None
+
+
+class Validity(Check):
+    name = "validity"
+
+    def initial(self, machine) -> None:
+        self._criteria(machine)
+        self._token(machine)
+
+    def after(self, machine, rule_id, redex) -> None:
+        if changes_graph(rule_id):
+            self._criteria(machine)
+        self._token(machine)
+
+    def _criteria(self, machine) -> None:
+        problems = name_problems(machine.graph) + graph_problems(machine.graph)
+        if problems:
+            message, nodes = problems[0]
+            raise self.fail(message, nodes)
+        self.v, _ = validation_map(machine.graph)
+
+    def _token(self, machine) -> None:
+        problem = token_problem(machine, self.v)
+        if problem:
+            raise self.fail(problem, [machine.token.position.src or machine.token.position.dst])

@@ -1,0 +1,59 @@
+"""The garbage collector: applies the GC rules (semantics.rules.gc) between transitions.
+
+After each transition that changes the graph, the collector looks at every node with no
+input (C_0, rotC_0, P_0) — the only places garbage starts — and applies the GC rules until
+none applies, skipping any box the token is in or the box stack points into. Counts are
+kept in `counts` (by rule ID), apart from the machine's transitions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import graph as G
+from .checks import changes_graph
+from .rules import REGISTRY
+from .rules.gc import candidates_at
+
+
+class Collector:
+    def __init__(self, machine):
+        self.machine = machine
+        self.counts: Counter = Counter()
+        machine.after.append(self._after)
+
+    def _after(self, machine, rule_id, redex) -> None:
+        if changes_graph(rule_id):
+            self.collect()
+
+    def _protected(self, box: G.Box) -> bool:
+        t = self.machine.token
+        g = self.machine.graph
+        for link in (t.position, *t.box_stack):
+            for end in (link.src, link.dst):
+                if end is not None and (g.is_inside(end, box) or end.door_of is box):
+                    return True
+        return False
+
+    def collect(self) -> None:
+        g = self.machine.graph
+        work = [n for n in g.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ)]
+        while work:
+            node = work.pop()
+            if node not in g.nodes:
+                continue
+            found = candidates_at(node)
+            if found is None:
+                continue
+            rule_id, redex = found
+            if rule_id == "gc.box" and self._protected(redex[1]):
+                continue
+            if rule_id in ("gc.con0", "gc.pcon0"):
+                target = node.outs[0].dst
+            REGISTRY[rule_id].apply(self.machine, *redex)
+            self.counts[rule_id] += 1
+            if rule_id in ("gc.con0", "gc.pcon0"):
+                if not target.ins:
+                    work.append(target)
+            else:
+                work.extend(n for n in g.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ) and n not in work)

@@ -1,0 +1,83 @@
+"""Garbage collection (Sec. "Garbage collection", Prop. "Garbage collection"; the relations'
+figure is missing — our reading, docs/RULES.md "Garbage collection").
+
+X0 is a C_0 or a P_0 (a node with no input, so the token never reaches what hangs above it).
+- gc.con0   (≻1): a C_0 whose output enters a contraction C_{n+1}: the input goes, C_n remains.
+- gc.pcon0  (≻2): a rotC_0 whose output enters a rotC_{n+1}: the input goes, rotC_n remains.
+- gc.box    (≻3): a box whose principal door hangs from an X0: the X0 and the box (content,
+                  nested boxes, doors) go; each ?-door's output now starts at a new C_0,
+                  each ¿-door's output at a new rotC_0.
+Never removed: a ¡-constant, a ¿-door's output chain, or a rotC_0 entering a ¿-door or a
+¡ (a later decoupling still counts those constants).
+
+These are not machine transitions: the Collector applies them between transitions and
+counts them apart (Outcome.gc).
+"""
+
+from __future__ import annotations
+
+from .. import graph as G
+from . import rule
+
+X0_KINDS = (G.CON, G.PROJ)
+
+
+def _x0(node: G.Node) -> bool:
+    return node.kind in X0_KINDS and not node.ins
+
+
+def candidates_at(node: G.Node):
+    """The GC redex whose X0/rotC_0 is `node`, if any: (rule id, redex)."""
+    if node.ins or not node.outs or node.outs[0] is None:
+        return None
+    up = node.outs[0].dst
+    if up is None:
+        return None
+    if node.kind == G.CON and up.kind == G.CON:
+        return "gc.con0", (node,)
+    if node.kind == G.PCON and up.kind == G.PCON:
+        return "gc.pcon0", (node,)
+    if _x0(node) and up.kind == G.BANG:
+        return "gc.box", (node, up.door_of)
+    return None
+
+
+@rule("gc.con0", "gc")
+def con0(m, weak):
+    """A C_0 entering a contraction C_{n+1}: drop that input (≻1)."""
+    g = m.graph
+    link = weak.outs[0]
+    g.drop_input(link.dst, link)
+    g.delete_node(weak)
+
+
+@rule("gc.pcon0", "gc")
+def pcon0(m, weak):
+    """A rotC_0 entering a rotC_{n+1}: drop that input (≻2)."""
+    g = m.graph
+    link = weak.outs[0]
+    g.drop_input(link.dst, link)
+    g.delete_node(weak)
+
+
+@rule("gc.box", "gc")
+def remove_box(m, x0, box):
+    """A box under a C_0/P_0: remove both; its ?-outputs start at C_0s, its ¿-outputs at rotC_0s (≻3)."""
+    g = m.graph
+    level = box.parent
+    for door in box.doors:
+        up = door.outs[0]
+        weak = g.new_node(G.CON if door.kind == G.WHY else G.PCON, level, 0, 1)
+        g.set_src(up, weak, 0)
+    nodes, boxes = g.contents(box)
+    doomed = set(nodes) | {box.principal, *box.doors, x0}
+    for n in doomed:
+        for link in (*n.ins, *n.outs):
+            if link is not None and (link.src in doomed or link.src is None) and (link.dst in doomed or link.dst is None):
+                g.delete_link(link)
+    g.delete_link(x0.outs[0])
+    for n in doomed:
+        g.delete_node(n)
+    for b in boxes:
+        g.boxes.discard(b)
+    g.delete_box(box)

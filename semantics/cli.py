@@ -116,6 +116,20 @@ def cmd_run(args, source: str) -> int:
     field_ = RationalField(args.division)
     strategy = RandomStrategy(args.seed) if args.strategy == "random" else FirstStrategy()
     machine = Machine(translate(judgement, field_, params), field_, strategy)
+    collector = None
+    if args.gc:
+        from .gc import Collector
+
+        collector = Collector(machine)
+    monitor = None
+    if args.check:
+        from .checks import Monitor, make_checks
+
+        try:
+            checks = make_checks([c.strip() for c in args.check.split(",") if c.strip()], check_mode=args.check_mode)
+        except ValueError as exc:
+            raise ReadError(f"--check: {exc}") from None
+        monitor = Monitor(machine, checks)
 
     if args.dot:
         os.makedirs(args.dot, exist_ok=True)
@@ -149,8 +163,10 @@ def cmd_run(args, source: str) -> int:
                     f"{step.direction} {step.flag:<6} S={step.stack}  B={step.box_stack}"
                 )
 
-    outcome = machine.run(args.max_steps, trace)
+    outcome = monitor.run(args.max_steps, trace) if monitor else machine.run(args.max_steps, trace)
     if args.dot:
+        if outcome.status == "violation":
+            dump(f"{machine.steps:06d}-violation.dot", f"invariant violated at step {machine.steps}")
         dump("999999-final.dot", f"{outcome.status} graph")
     parameters = [show_fraction(p) for p in (params if params is not None else judgement.params)]
     if args.json:
@@ -165,6 +181,15 @@ def cmd_run(args, source: str) -> int:
             "strategy": strategy.name if args.strategy != "random" else f"random:{args.seed}",
             "division": args.division,
         }
+        if collector is not None:
+            payload["gc"] = {r: collector.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind == "gc"}
+        if monitor is not None:
+            payload["checks"] = {
+                "run": [c.name for c in monitor.checks],
+                "mode": args.check_mode,
+                "seconds": {c.name: round(monitor.seconds.get(c.name, 0.0), 6) for c in monitor.checks},
+            }
+            payload["violation"] = monitor.violation.to_json() if monitor.violation else None
         if args.trace:
             payload["trace"] = [step.__dict__ for step in steps]
         print(json.dumps(payload, ensure_ascii=False))
@@ -176,6 +201,10 @@ def cmd_run(args, source: str) -> int:
         print(f"type: {judgement.type}")
         print(f"parameters: {', '.join(parameters) or '-'}")
         print(f"transitions: {outcome.steps} (pass {outcome.passes}, rewrite {outcome.rewrites})")
+        if collector is not None:
+            print(f"garbage collected: {sum(collector.counts.values())} ({', '.join(f'{r} {n}' for r, n in sorted(collector.counts.items())) or 'none'})")
+        if monitor is not None and outcome.status != "violation":
+            print(f"checks passed ({args.check_mode}): {', '.join(c.name for c in monitor.checks)}")
         if args.rules:
             for rule_id in sorted(outcome.counts):
                 print(f"  {rule_id:<22} {outcome.counts[rule_id]}")
@@ -212,6 +241,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")
     p_run.add_argument("--seed", type=int, default=0, help="seed of --strategy random")
     p_run.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
+    p_run.add_argument("--check", metavar="LIST", help="invariants to check after every transition: "
+                       "form,names,graph,validity,stability,determinism,alpha,productivity,dataflow,gc or all")
+    p_run.add_argument("--check-mode", choices=["exhaustive", "sampled"], default="exhaustive",
+                       help="whole-graph checks after every graph change, or on a sampling schedule (docs/INVARIANTS.md)")
+    p_run.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
     p_run.set_defaults(run=cmd_run)
     return parser
 

@@ -8,4 +8,4 @@ BUDGET = 5  # the run reached its step limit (--max-steps)
 UNDEFINED = 6  # a division by zero under --division strict
 INTERNAL = 70  # a bug in goi (EX_SOFTWARE): please report it, with the input
 
-FOR_STATUS = {"final": OK, "stuck": STUCK, "budget": BUDGET, "undefined": UNDEFINED}
+FOR_STATUS = {"final": OK, "stuck": STUCK, "violation": STUCK, "budget": BUDGET, "undefined": UNDEFINED}

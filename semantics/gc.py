@@ -16,6 +16,21 @@ from .rules import REGISTRY
 from .rules.gc import candidates_at
 
 
+def mirror(machine, strategy=None):
+    """A clone of the machine's state that runs as it does: with a collector iff it has one."""
+    from .machine import clone_machine
+
+    copy = clone_machine(machine, strategy)
+    if has_collector(machine):
+        Collector(copy)
+    return copy
+
+
+def has_collector(machine) -> bool:
+    """Does this machine run with a garbage collector attached?"""
+    return any(isinstance(getattr(o, "__self__", None), Collector) for o in machine.after)
+
+
 class Collector:
     def __init__(self, machine):
         self.machine = machine

@@ -170,3 +170,26 @@ def test_translation_of_decoupling():
 def test_translation_orders_parameters_as_p_vector():
     g = _translate("let x = {1} in x + {2}")
     assert [p.outs[0].dst.data for p in g.params] == [Fraction(2), Fraction(1)]
+
+
+def test_our_dominators_agree_with_networkx():
+    import networkx as nx
+
+    from semantics.checks.graph_criterion import _successors, immediate_dominators
+    from semantics.machine import Machine
+
+    for text in ["let f @ p = {1} + 2 in f p", "(λf. f (f 1)) (λx. x + {2})", "let g @ q = (let f @ p = {1} in f ({2} × p)) in g q"]:
+        m = Machine(_translate(text))
+        while True:
+            succ = _successors(m.graph)
+            start = ("l", m.graph.root)
+            ours = immediate_dominators(succ, start)
+            d = nx.DiGraph()
+            for v, ws in succ.items():
+                d.add_node(v)
+                d.add_edges_from((v, w) for w in ws)
+            theirs = nx.immediate_dominators(d, start)
+            theirs.setdefault(start, start)
+            assert ours == theirs
+            if m.is_final() or m.step() is None:
+                break

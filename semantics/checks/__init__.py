@@ -71,6 +71,37 @@ def changes_graph(rule_id: str) -> bool:
     return not rule_id.startswith("pass.") and rule_id not in GRAPH_KEEPING
 
 
+class Policy:
+    """When a whole-graph check runs. Only transitions that change the graph can break a
+    graph property, so only they count.
+    - "exhaustive": after every graph-changing transition (O(graph) each: quadratic over
+      a long run);
+    - "sampled": after the graph-changing transitions numbered 1..64, then at powers of two
+      (128, 256, …), and at the end of the run if any was skipped: O(graph · log n) over a
+      run. A broken invariant that persists is still found, later than its step.
+    """
+
+    def __init__(self, mode: str = "exhaustive"):
+        if mode not in ("exhaustive", "sampled"):
+            raise ValueError(f"check mode {mode!r}: exhaustive or sampled")
+        self.mode = mode
+        self.count = 0
+        self.skipped = False
+
+    def due(self, rule_id: str) -> bool:
+        if not changes_graph(rule_id):
+            return False
+        self.count += 1
+        k = self.count
+        if self.mode == "exhaustive" or k <= 64 or (k & (k - 1)) == 0:
+            return True
+        self.skipped = True
+        return False
+
+    def checked(self) -> None:
+        self.skipped = False
+
+
 def registry() -> dict[str, type]:
     from .alpha import AlphaEquivalence
     from .dataflow import DataFlowShape

@@ -1,7 +1,8 @@
 """Check `alpha`: Prop. ""alpha-equivalence" of graph states" — permuting names does not
 change an execution: running π·G gives the final state of G up to π.
 
-At the start, the graph is cloned and a permutation π of its names applied (a cyclic shift
+At the start, the graph is cloned (with the run's strategy, and its collector if it has
+one) and a permutation π of its names applied (a cyclic shift
 when there are two names or more, a renaming to unused names otherwise). When the run
 ends, the copy is run with the same strategy and compared: same outcome, value, number of
 steps and rule counts, and final states isomorphic by an isomorphism that maps each
@@ -18,9 +19,10 @@ class AlphaEquivalence(Check):
     name = "alpha"
 
     def initial(self, machine) -> None:
-        from ..machine import clone_machine
+        from ..gc import mirror
 
-        self.copy = clone_machine(machine)
+        strategy = type(machine.strategy)(machine.strategy.seed) if hasattr(machine.strategy, "seed") else type(machine.strategy)()
+        self.copy = mirror(machine, strategy)
         names = sorted(machine.graph.names())
         if len(names) >= 2:
             self.pi = {a: names[(i + 1) % len(names)] for i, a in enumerate(names)}

@@ -8,7 +8,8 @@
 - the ¡-constants of (p⃗)‡ are the initial ones, in the same order, over unchanged values.
 
 Cost: O(size of the graph), run after each transition that changes the graph (a pass or a
-flag-only rewrite leaves the graph as it was, so the previous result stands).
+flag-only rewrite leaves the graph as it was, so the previous result stands), or on the
+sampling schedule of checks.Policy.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from .. import core as C
 from .. import graph as G
 from ..types import Arrow, F, Field, Vec
-from . import Check, changes_graph
+from . import Check, Policy
 
 ARITY = {
     G.LAM: (1, 2), G.APP: (1, 2), G.CONST: (1, 0), G.VCONST: (1, 0), G.OP0: (1, 2), G.OP1: (1, 2),
@@ -180,6 +181,10 @@ def form_problems(graph: G.Graph, params=None) -> list[tuple[str, list]]:
 
 class Form(Check):
     name = "form"
+    options = ("check_mode",)
+
+    def __init__(self, check_mode: str = "exhaustive"):
+        self.policy = Policy(check_mode)
 
     def initial(self, machine) -> None:
         g = machine.graph
@@ -187,10 +192,15 @@ class Form(Check):
         self._check(machine)
 
     def after(self, machine, rule_id, redex) -> None:
-        if changes_graph(rule_id):
+        if self.policy.due(rule_id):
+            self._check(machine)
+
+    def at_end(self, machine, outcome) -> None:
+        if self.policy.skipped:
             self._check(machine)
 
     def _check(self, machine) -> None:
+        self.policy.checked()
         problems = form_problems(machine.graph, self.params)
         if problems:
             message, nodes = problems[0]

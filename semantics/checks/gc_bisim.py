@@ -26,7 +26,7 @@ class GCBisimulation(Check):
     name = "gc"
 
     def initial(self, machine) -> None:
-        from ..gc import Collector
+        from ..gc import Collector, has_collector
         from ..machine import clone_machine
 
         self.trace: list = []
@@ -35,7 +35,7 @@ class GCBisimulation(Check):
         self.other_trace: list = []
         self.other.after.append(_observe(self.other_trace))
         # the other run has the collector exactly when this one has none
-        if not any(isinstance(getattr(o, "__self__", None), Collector) for o in machine.after):
+        if not has_collector(machine):
             Collector(self.other)
 
     def at_end(self, machine, outcome) -> None:

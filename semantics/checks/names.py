@@ -9,14 +9,15 @@
 - free-name criterion: a validation map v exists: every vector constant of type V_a has
   size v(a), every P_n with output !V_a has n = v(a).
 
-Cost: O(size of the graph), after each transition that changes the graph.
+Cost: O(size of the graph), after each transition that changes the graph (or on the
+sampling schedule of checks.Policy).
 """
 
 from __future__ import annotations
 
 from .. import graph as G
 from ..types import names_of
-from . import Check, changes_graph
+from . import Check, Policy
 
 
 def validation_map(graph: G.Graph) -> tuple[dict[str, int], list[tuple[str, list]]]:
@@ -75,15 +76,24 @@ def name_problems(graph: G.Graph) -> list[tuple[str, list]]:
 
 class NameCriteria(Check):
     name = "names"
+    options = ("check_mode",)
+
+    def __init__(self, check_mode: str = "exhaustive"):
+        self.policy = Policy(check_mode)
 
     def initial(self, machine) -> None:
         self._check(machine)
 
     def after(self, machine, rule_id, redex) -> None:
-        if changes_graph(rule_id):
+        if self.policy.due(rule_id):
+            self._check(machine)
+
+    def at_end(self, machine, outcome) -> None:
+        if self.policy.skipped:
             self._check(machine)
 
     def _check(self, machine) -> None:
+        self.policy.checked()
         problems = name_problems(machine.graph)
         if problems:
             message, nodes = problems[0]

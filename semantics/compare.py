@@ -62,8 +62,9 @@ def _node_key(n: G.Node, names: list[str]) -> str:
     return k
 
 
-def to_networkx(graph: G.Graph, token=None, name_labels: Optional[dict] = None) -> nx.DiGraph:
-    """The labelled directed graph of a state; `name_labels` pins names (name -> label) to match only alike-labelled ones."""
+def to_networkx(graph: G.Graph, token=None, name_labels: Optional[dict] = None, ordered_doors: bool = True) -> nx.DiGraph:
+    """The labelled directed graph of a state; `name_labels` pins names (name -> label) to match
+    only alike-labelled ones; with ordered_doors=False a box's doors are a set (as in the paper)."""
     d = nx.DiGraph()
     name_edges: list[tuple[tuple, str, int]] = []
     params = {n: i for i, n in enumerate(graph.params)}
@@ -102,7 +103,7 @@ def to_networkx(graph: G.Graph, token=None, name_labels: Optional[dict] = None) 
             d.add_edge(("b", box.id), ("n", n.id), label="member")
         d.add_edge(("b", box.id), ("n", box.principal.id), label="principal")
         for i, door in enumerate(box.doors):
-            d.add_edge(("b", box.id), ("n", door.id), label=f"door{i}")
+            d.add_edge(("b", box.id), ("n", door.id), label=f"door{i}" if ordered_doors else "door")
         if box.parent is not None:
             d.add_edge(("b", box.parent.id), ("b", box.id), label="child")
     for entity, name, i in name_edges:
@@ -116,13 +117,14 @@ def _invariant_summary(d: nx.DiGraph):
     return sorted(data["key"] for _, data in d.nodes(data=True)), sorted(data["label"] for *_, data in d.edges(data=True))
 
 
-def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None) -> bool:
+def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None, ordered_doors: bool = True) -> bool:
     """Are the two graph states equal up to node/link identity and name permutation?
 
     With labels (name -> label), a name of the first state may only correspond to a name
     of the second with the same label (to check a *given* permutation).
     """
-    d1, d2 = to_networkx(g1, token1, labels1), to_networkx(g2, token2, labels2)
+    d1 = to_networkx(g1, token1, labels1, ordered_doors)
+    d2 = to_networkx(g2, token2, labels2, ordered_doors)
     if _invariant_summary(d1) != _invariant_summary(d2):
         return False
     matcher = isomorphism.DiGraphMatcher(

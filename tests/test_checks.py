@@ -1,0 +1,95 @@
+"""The correct machine passes every check; violations are reported with rule, step and nodes."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from semantics import exitcodes
+from semantics.checks import InvariantViolation, Monitor, Policy, make_checks, registry
+from semantics.cli import main
+from semantics.gc import Collector
+from semantics.machine import Machine, RandomStrategy
+from semantics.rules import REGISTRY, Rule
+from semantics.translate import translate
+from semantics.typecheck import check_program
+
+PROGRAMS = Path(__file__).parent / "programs"
+SMALL = sorted(p for p in PROGRAMS.glob("*/*.goi") if "gradient" not in p.name)
+
+
+@pytest.mark.parametrize("path", SMALL, ids=[f"{p.parent.name}/{p.stem}" for p in SMALL])
+@pytest.mark.parametrize("gc", [False, True], ids=["no-gc", "gc"])
+def test_every_check_passes_on_the_examples(path, gc):
+    m = Machine(translate(check_program(path.read_text())))
+    if gc:
+        Collector(m)
+    monitor = Monitor(m, make_checks(["all"], check_mode="exhaustive", stability_mode="exhaustive"))
+    outcome = monitor.run()
+    assert outcome.status == "final", outcome.reason
+
+
+def test_checks_pass_on_the_long_example_when_sampled():
+    path = PROGRAMS / "visualiser/gradient_descent_in_calculus.goi"
+    m = Machine(translate(check_program(path.read_text())))
+    monitor = Monitor(m, make_checks(["form", "names", "graph", "validity", "stability", "alpha", "productivity", "dataflow", "gc"], check_mode="sampled"))
+    assert monitor.run().status == "final"
+
+
+def test_checks_pass_under_the_random_strategy():
+    text = (PROGRAMS / "paper/meta_learning.goi").read_text()
+    for seed in range(3):
+        m = Machine(translate(check_program(text)), strategy=RandomStrategy(seed))
+        assert Monitor(m, make_checks(["all"])).run().status == "final"
+
+
+def test_the_sampling_schedule():
+    p = Policy("sampled")
+    due = [k for k in range(1, 600) if p.due("rw.beta")]
+    assert due[:64] == list(range(1, 65)) and due[64:] == [128, 256, 512]
+    assert not Policy("sampled").due("pass.app.up")
+    e = Policy("exhaustive")
+    assert e.due("rw.op.keep") and e.due("box.close") and not e.due("pass.der.up")
+
+
+def test_make_checks():
+    assert [c.name for c in make_checks(["all"])] == list(registry())
+    with pytest.raises(ValueError, match="unknown check"):
+        make_checks(["speed"])
+
+
+def test_the_violation_names_check_rule_step_and_nodes():
+    v = InvariantViolation("form", "something broke", nodes=["n1"], rule="rw.beta", step=7)
+    assert v.describe() == "invariant 'form' violated after step 7 (rw.beta): something broke [nodes: 'n1']"
+    assert v.to_json() == {"check": "form", "message": "something broke", "rule": "rw.beta", "step": 7, "nodes": ["'n1'"]}
+
+
+def _bad_beta(m, lam, app):
+    """leaves its input link on the box stack (a stability bug)"""
+    original(m, lam, app)
+    m.token.box_stack.append(m.token.position)
+
+
+original = REGISTRY["rw.beta"].apply
+
+
+def test_goi_run_reports_a_violation(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(REGISTRY, "rw.beta", Rule("rw.beta", "rewrite", _bad_beta, "mutant"))
+    code = main(["run", "--check", "stability", "--json", "--dot", str(tmp_path), "-e", "(λx. x + 1) 2"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.STUCK
+    assert data["status"] == "violation" and data["value"] is None
+    assert data["violation"]["check"] == "stability" and data["violation"]["rule"] == "rw.beta"
+    assert data["violation"]["step"] == data["transitions"]["total"]
+    assert any(p.name.endswith("-violation.dot") for p in tmp_path.iterdir())
+    code = main(["run", "--check", "stability", "-e", "(λx. x + 1) 2"])
+    out = capsys.readouterr().out
+    assert code == exitcodes.STUCK and out.startswith("violation: invariant 'stability' violated after step")
+
+
+def test_goi_run_with_checks_and_gc(capsys):
+    code = main(["run", "--check", "all", "--gc", "--json", str(PROGRAMS / "paper/linearity_discarded.goi")])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.OK and data["value"] == "1"
+    assert data["gc"]["gc.box"] > 0 and data["violation"] is None
+    assert set(data["checks"]["run"]) == set(registry())

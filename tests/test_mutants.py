@@ -1,0 +1,338 @@
+"""Every check catches a bug: mutated copies of rules (used only here) and broken graphs.
+
+Each mutant is named after what it breaks. A mutant replaces one rule's function in the
+registry for the duration of one test; the check it targets must report a violation (and
+the correct machine must not: see tests/test_checks.py).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from fractions import Fraction
+
+import pytest
+
+from semantics import graph as G
+from semantics.checks import Monitor, make_checks
+from semantics.machine import Machine
+from semantics.rules import REGISTRY, Rule, passes
+from semantics.token import DOWN, NONE_FLAG
+from semantics.translate import translate
+from semantics.typecheck import check_program
+
+
+@contextmanager
+def mutated(rule_id: str, fn):
+    original = REGISTRY[rule_id]
+    REGISTRY[rule_id] = Rule(rule_id, original.kind, fn, "mutant")
+    try:
+        yield
+    finally:
+        REGISTRY[rule_id] = original
+
+
+def run_checked(text: str, checks, **options):
+    m = Machine(translate(check_program(text)))
+    monitor = Monitor(m, make_checks(checks, **options))
+    return monitor.run(100_000), monitor
+
+
+def violated(text: str, checks, **options):
+    outcome, monitor = run_checked(text, checks, **options)
+    assert outcome.status == "violation", f"the mutant was not caught: {outcome.status} {outcome.value}"
+    return monitor.violation
+
+
+# ---- form ---------------------------------------------------------------------------
+
+def folding_deletes_a_provisional_constant(m, op):
+    """Mutant of rw.op.fold: folds even over a provisional operand, deleting its rotD chain."""
+    g = m.graph
+    value = m.token.stack[-1]
+    for out in op.outs:
+        node = out.dst
+        g.delete_node(node)  # a rotD (and so the way to its ¡) disappears
+        g.delete_link(out)
+    in_link = op.ins[0]
+    const = g.new_node(G.CONST, op.box, 1, 0, value)
+    g.delete_node(op)
+    g.set_dst(in_link, const, 0)
+    m.token.flag = NONE_FLAG
+
+
+def test_form_catches_folding_that_deletes_a_provisional_constant():
+    with mutated("rw.op.keep", folding_deletes_a_provisional_constant):
+        v = violated("{1} + 2", ["form"])
+    assert v.check == "form" and v.rule == "rw.op.keep"
+    assert "deleted node" in v.message or "no source" in v.message
+
+
+def copying_duplicates_a_provisional_constant(m, box, con):
+    """Mutant of copy.dup: the copy's ¿-doors get a new ¡ over a copy of the constant."""
+    g = m.graph
+    came = m.token.box_stack.pop()
+    j = came.dst_port
+    copy, _ = g.copy_box(box, box.parent)
+    g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
+    g.set_dst(came, copy.principal, 0)
+    for door, twin in zip(box.doors, copy.doors):
+        pbang = g.new_node(G.PBANG, None, 1, 1)
+        g.set_dst(twin.outs[0], pbang, 0)
+        const = g.new_node(G.CONST, None, 1, 0, Fraction(1))
+        g.new_link(G.plain(G.Field()), src=(pbang, 0), dst=(const, 0))
+    m.token.position = copy.root
+
+
+def test_form_catches_copying_that_duplicates_a_provisional_constant():
+    with mutated("copy.dup", copying_duplicates_a_provisional_constant):
+        v = violated("(λx. x + x) {1}", ["form"])
+    assert v.check == "form" and v.rule == "copy.dup" and "¡" in v.message
+
+
+# ---- names ----------------------------------------------------------------------------
+
+def copying_does_not_refresh_names(m, box, con):
+    """Mutant of copy.dup: copies keep the names bound inside the box."""
+    g = m.graph
+    came = m.token.box_stack.pop()
+    j = came.dst_port
+    copy, _ = g.copy_box(box, box.parent, refresh=False)
+    g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
+    g.set_dst(came, copy.principal, 0)
+    for door, twin in zip(box.doors, copy.doors):
+        up = door.outs[0]
+        join = g.new_node(G.PCON, box.parent, 2, 1)
+        g.set_src(up, join, 0)
+        g.new_link(up.type, src=(door, 0), dst=(join, 0))
+        g.set_dst(twin.outs[0], join, 1)
+    m.token.position = copy.root
+
+
+def test_names_catches_copying_without_name_refreshing():
+    # g is copied (used twice) while its body still holds an unapplied decoupling A_a
+    text = "let g y = (let f @_a p = {1} + y in f p) in g 1 + g 2"
+    with mutated("copy.dup", copying_does_not_refresh_names):
+        v = violated(text, ["names"])
+    assert v.check == "names" and "bound by 2 A-nodes" in v.message
+    outcome, _ = run_checked(text, ["names"])
+    assert outcome.status == "final" and outcome.value == 5  # (1 + 1) + (1 + 2)
+
+
+# ---- graph criterion ------------------------------------------------------------------
+
+def test_graph_catches_an_unboxed_decoupling_body():
+    # A broken graph: the body of A(f,x).t not boxed, so the A-node is reachable from the
+    # root without crossing a ?-door (what the translation's box is there to prevent).
+    from semantics import translate as T
+
+    original = T._Translator.decouple
+
+    def unboxed(self, t, level):
+        g = self.g
+        lam = g.new_node(G.LAM, level, 1, 2)
+        root = g.new_link(G.plain(t.type), dst=(lam, 0))
+        body = self.term(t.body, level)
+        g.set_src(body.root, lam, 0)
+        abd = g.new_node(G.ABD, level, 2, 1, t.name)
+        self.bind(body.vars.pop(t.f, []), G.bang(T.Arrow(T.Vec(t.name), t.model_type)), (abd, 0), level)
+        self.bind(body.vars.pop(t.x, []), G.bang(T.Vec(t.name)), (abd, 1), level)
+        g.new_link(G.bang(t.model_type), src=(abd, 0), dst=(lam, G.VAR))
+        return T.Fragment(root, body.vars, body.provs)
+
+    T._Translator.decouple = unboxed
+    try:
+        v = violated("let f @ p = {1} in f p", ["graph"])
+    finally:
+        T._Translator.decouple = original
+    assert v.check == "graph" and v.step == 0 and "crossing no ?-node" in v.message
+
+
+def test_graph_catches_a_cycle_of_argument_type():
+    # A broken graph: a box whose ?-door feeds back into its own principal door.
+    from graphs import B
+
+    b = B()
+    der = b.node(G.DER, None, 1, 1)
+    b.root(G.Field(), (der, 0))
+    box, bang = b.box()
+    con = b.node(G.CON, None, 2, 1)
+    b.link(G.bang(G.Field()), src=(der, 0), dst=(con, 0))
+    b.link(G.bang(G.Field()), src=(con, 0), dst=(bang, 0))
+    inner = b.node(G.DER, box, 1, 1)
+    b.link(G.plain(G.Field()), src=(bang, 0), dst=(inner, 0))
+    door = b.door(box, G.WHY)
+    b.link(G.bang(G.Field()), src=(inner, 0), dst=(door, 0))
+    b.link(G.bang(G.Field()), src=(door, 0), dst=(con, 1))
+    from semantics.checks.graph_criterion import graph_problems
+
+    assert any("cyclic box-path of argument types" in msg for msg, _ in graph_problems(b.g))
+
+
+# ---- validity ---------------------------------------------------------------------------
+
+def vector_answered_by_a_scalar(m, node, port):
+    """Mutant of pass.vconst.up: answers with the first component instead of the vector."""
+    m.token.stack[-1] = node.data[0][0]
+    m.token.position = node.ins[0]
+    m.token.direction = DOWN
+
+
+def test_validity_catches_an_answer_of_the_wrong_type():
+    with mutated("pass.vconst.up", vector_answered_by_a_scalar):
+        v = violated("let f @ p = {1} in p • p", ["validity"])
+    assert v.check == "validity" and v.rule == "pass.vconst.up" and "not an answer" in v.message
+
+
+# ---- stability ----------------------------------------------------------------------------
+
+def beta_pushes_a_stray_box_stack_entry(m, lam, app):
+    """Mutant of rw.beta: the rewrite also leaves its input link on the box stack."""
+    REGISTRY_BETA(m, lam, app)
+    m.token.box_stack.append(m.token.position)
+
+
+REGISTRY_BETA = REGISTRY["rw.beta"].apply
+
+
+def test_stability_catches_a_state_no_stable_execution_reaches():
+    # the stray entry changes nothing the token reads, so only stability can tell
+    with mutated("rw.beta", beta_pushes_a_stray_box_stack_entry):
+        v = violated("(λx. x + 1) 2", ["stability"], stability_mode="exhaustive")
+    assert v.check == "stability" and v.rule == "rw.beta" and "unstable" in v.message
+
+
+# ---- determinism -------------------------------------------------------------------------
+
+def absorption_forgets_the_doors_after_the_first(m, box, door):
+    """Mutant of box.absorb: only the first ?-door of G may absorb; a later one leaves K outside."""
+    if box.doors and door is not box.why_doors()[0]:
+        # pretend to absorb: delete the door and K's link, keep K where it was (order-dependent)
+        g = m.graph
+        out = door.outs[0]
+        inner = door.ins[0]
+        k = out.dst.door_of
+        weak = g.new_node(G.CON, box.parent, 0, 1)
+        g.set_src(out, weak, 0)
+        g.splice(inner, g.new_link(inner.type, src=(g.new_node(G.DER, box, 1, 1), 0)))
+        g.remove_door(box, door)
+        return
+    ABSORB(m, box, door)
+
+
+ABSORB = REGISTRY["box.absorb"].apply
+
+
+def test_determinism_catches_an_order_dependent_absorption():
+    text = "let a = 1 in let b = 2 in (λu. u) (a + b)"
+    with mutated("box.absorb", absorption_forgets_the_doors_after_the_first):
+        v = violated(text, ["determinism"])
+    assert v.check == "determinism" and v.rule == "box.close"
+
+
+# ---- alpha-equivalence ------------------------------------------------------------------
+
+def vector_constant_reads_its_name(m, node, port):
+    """Mutant of pass.vconst.up: the answer depends on the spelling of the vector's name.
+
+    (Reversing the vectors of one name would not do: that permutes a basis consistently,
+    which the calculus cannot observe — the paper's reason for symmetric operations only.)
+    """
+    values, name = node.data
+    m.token.stack[-1] = tuple(2 * v for v in values) if name.startswith("b") else values
+    m.token.position = node.ins[0]
+    m.token.direction = DOWN
+
+
+def test_alpha_catches_a_rule_that_reads_the_spelling_of_names():
+    text = "let f @_a p = {1} - {2} in let g @_b q = {3} in (f p) + (q • q) + (p • p)"
+    # the permuted copy swaps a and b, so the mutant scales different vectors: not alpha-equivalent
+    with mutated("pass.vconst.up", vector_constant_reads_its_name):
+        v = violated(text, ["alpha"])
+    assert v.check == "alpha"
+
+
+# ---- productivity -------------------------------------------------------------------------
+
+def test_productivity_catches_a_missing_pass_rule():
+    key = (G.CON, "↑", "in")
+    saved = passes.TABLE.pop(key)
+    try:
+        v = violated("(λx. x + x) 2", ["productivity"])
+    finally:
+        passes.TABLE[key] = saved
+    assert v.check == "productivity" and "no transition" in v.message
+
+
+# ---- data-flow shape of results ----------------------------------------------------------
+
+def dereliction_keeps_the_provisional_doors(m, box, der):
+    """Mutant of copy.der: D and the principal door go, but the box's ¿-doors stay."""
+    g = m.graph
+    root = box.principal.outs[0]
+    below = der.ins[0]
+    g.delete_link(der.outs[0])
+    g.delete_node(der)
+    g.splice(below, root)
+    g.delete_node(box.principal)
+    m.token.position = below
+    m.token.flag = NONE_FLAG
+
+
+def test_dataflow_catches_a_final_graph_that_is_not_pure():
+    with mutated("copy.der", dereliction_keeps_the_provisional_doors):
+        v = violated("(λx. x) {1}", ["dataflow"])
+    assert v.check == "dataflow" and "not a pure data-flow graph" in v.message and "¿" in v.message
+
+
+# ---- GC bisimulation ----------------------------------------------------------------------
+
+def gc_drops_a_door_fed_by_a_weakening(m, weak):
+    """Unsound GC (mutant of gc.pcon0): also removes a ¿-door fed only by a rotC_0."""
+    g = m.graph
+    link = weak.outs[0]
+    door = link.dst
+    if door.kind == G.PWHY:
+        up = door.outs[0]
+        box = door.door_of
+        g.delete_link(link)
+        g.remove_door(box, door)
+        g.delete_node(weak)
+        outer = g.new_node(G.PCON, box.parent, 0, 1)
+        g.set_src(up, outer, 0)
+        return
+    g.drop_input(door, link)
+    g.delete_node(weak)
+
+
+def test_gc_check_catches_an_unsound_collector():
+    from semantics.rules import gc as gc_rules
+
+    original = gc_rules.candidates_at
+
+    def also_doors(node):
+        if node.kind == G.PCON and not node.ins and node.outs[0].dst is not None and node.outs[0].dst.kind == G.PWHY:
+            return "gc.pcon0", (node,)
+        return original(node)
+
+    # (λx.0){1} in a box later decoupled: the discarded constant must still count (p • p = 1)
+    text = "let f @ p = (λx. 0) {1} in (λy. p • p) (f p)"
+    gc_rules.candidates_at = also_doors
+    import semantics.gc as collector_module
+
+    collector_module.candidates_at = also_doors
+    try:
+        with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening):
+            v = violated(text, ["gc"])
+    finally:
+        gc_rules.candidates_at = original
+        collector_module.candidates_at = original
+    assert v.check == "gc" and "differ" in v.message
+
+
+@pytest.mark.parametrize("check", ["form", "names", "graph", "validity", "stability", "determinism", "alpha", "productivity", "dataflow", "gc"])
+def test_every_check_has_a_mutant_here(check):
+    import inspect
+    import sys
+
+    source = inspect.getsource(sys.modules[__name__])
+    assert f'["{check}"]' in source or f"'{check}'" in source

@@ -112,7 +112,12 @@ class Gen:
         return term
 
     def decouple(self, ctx, t, names, depth):
-        """let f @_a p : T' = model in body, with model : T' and body : t (t mentions no a)."""
+        """let f @_a p : T' = model in body, with model : T' and body : t (t mentions no a).
+
+        For t = F the body also uses the pair, so the decoupling rule really fires (it needs
+        the body's box to reach the A-node through a ?-door): p • p, f p, f on modified
+        parameters, or an iterated operation over p.
+        """
         d = self.draw
         model_type = d(st.sampled_from([F, F, Arrow(F, F)]))
         a = self.fresh("a")
@@ -120,7 +125,28 @@ class Gen:
         model = self.term(ctx, model_type, names, depth - 1)
         inner = ctx + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
         body = self.term(inner, t, names + [a], depth - 1)
+        if t == F:
+            body = S.BinOp("+", self.use(inner, f, p, a, model_type, names + [a]), body)
         return S.LetDecouple(f, p, a, model_type, model, body)
+
+    def use(self, ctx, f, p, a, model_type, names) -> S.Term:
+        """A term of type F using the decoupled pair (f, p)."""
+        d = self.draw
+        kinds = ["dot", "apply", "modified"] + (["iadd", "imul"] if self.iterated else [])
+        kind = d(st.sampled_from(kinds))
+        pv = S.Var(p)
+        e = self.fresh("e")
+        if kind == "dot":
+            return S.BinOp("•", pv, pv)
+        if kind == "iadd":
+            return S.BinOp("•", S.BinOp("+^L", S.Lam(e, Vec(a), S.BinOp("⊞", S.Var(e), pv)), pv), pv)
+        if kind == "imul":
+            return S.BinOp("•", S.BinOp("*^L", S.Lam(e, Vec(a), S.BinOp("•", S.Var(e), pv)), pv), pv)
+        arg: S.Term = pv if kind == "apply" else S.BinOp("⊠", S.Const(d(small_constants)), pv)
+        applied: S.Term = S.App(S.Var(f), arg)
+        if model_type != F:
+            applied = S.App(applied, self.term(ctx, F, names, 0))
+        return applied
 
     def function(self, ctx, t: Arrow, names, depth):
         d = self.draw
@@ -173,8 +199,90 @@ class Gen:
         return self.application(ctx, t, names, depth)
 
 
+    def deep_decoupling(self, ctx, names, depth):
+        """let y = e in let f @_a p = m in body, where m reaches e's constants through y."""
+        d = self.draw
+        y_type = d(st.sampled_from([F, F, Arrow(F, F)]))
+        y = self.fresh("y")
+        bound = self.term(ctx, y_type, names, depth - 1)
+        if not any(isinstance(n, S.Prov) for n in _walk(bound)):
+            bound = S.BinOp("+", bound, S.Prov(d(small_constants))) if y_type == F else bound
+        inner = ctx + [(y, y_type)]
+        a = self.fresh("a")
+        f, p = self.fresh("f"), self.fresh("p")
+        model_type = d(st.sampled_from([F, Arrow(F, F)]))
+        if model_type == F:
+            use = S.Var(y) if y_type == F else S.App(S.Var(y), self.term(inner, F, names, 0))
+            model = S.BinOp(d(st.sampled_from(["+", "*"])), use, self.term(inner, F, names, depth - 2))
+        else:
+            x = self.fresh("x")
+            use = S.Var(y) if y_type == F else S.App(S.Var(y), S.Var(x))
+            model = S.Lam(x, F, S.BinOp("+", use, self.term(inner + [(x, F)], F, names, depth - 2)))
+        body_ctx = inner + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
+        body = self.term(body_ctx, F, names + [a], depth - 1)
+        return S.Let(y, y_type, bound, S.LetDecouple(f, p, a, model_type, model, body))
+
+
+def _walk(t: S.Term):
+    yield t
+    for child in S.subterms(t):
+        yield from _walk(child)
+
+
+SHAPES = ["any", "any", "decouple", "decouple", "deep"]
+
+
 @st.composite
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True) -> S.Term:
-    """A closed program of type F."""
+    """A closed program of type F. With decoupling, about three in five start with a
+    decoupling at the top (one in five a deep one: the model reaches constants through a
+    free variable); the rest are drawn freely, where decoupling also appears inside."""
+    depth = draw(st.integers(min_value=min(1, max_depth), max_value=max_depth))
+    gen = Gen(draw, decoupling, iterated)
+    shape = draw(st.sampled_from(SHAPES)) if decoupling and depth >= 2 else "any"
+    if shape == "decouple":
+        return gen.decouple([], F, [], depth)
+    if shape == "deep":
+        return gen.deep_decoupling([], [], depth)
+    return gen.term([], F, [], depth)
+
+
+@st.composite
+def terms(draw, names: tuple[str, ...], context: tuple[tuple[str, Type], ...], type_: Type, max_depth: int = 4):
+    """A term t with names | context | p⃗ ⊢ t : type_ (names: the vector names in scope,
+    each with a variable of type V_a in the context)."""
     depth = draw(st.integers(min_value=0, max_value=max_depth))
-    return Gen(draw, decoupling, iterated).term([], F, [], depth)
+    return Gen(draw, True, True).term(list(context), type_, list(names), depth)
+
+
+@st.composite
+def pairs(draw, type_: Type = F, max_depth: int = 3):
+    """Two closed terms of the same type (for equivalence conjectures)."""
+    return draw(terms((), (), type_, max_depth)), draw(terms((), (), type_, max_depth))
+
+
+HOLE = "hole"
+
+
+@st.composite
+def contexts(draw, type_: Type = F, max_depth: int = 3):
+    """A context C[□ : type_] of type F with one hole, as (plug, shape): plug(t) is the
+    closed program C[t] for any closed t : type_. Shapes: `let h = □ in u`, the abductive
+    `let f @ p = □ in u` (u may use f and p), or either under further operations."""
+    gen = Gen(draw, True, True)
+    depth = draw(st.integers(min_value=1, max_value=max_depth))
+    kind = draw(st.sampled_from(["let", "abduct", "abduct"]))
+    if kind == "let":
+        body = gen.term([(HOLE, type_)], F, [], depth)
+        make = lambda t: S.Let(HOLE, type_, t, body)  # noqa: E731
+    else:
+        a, f, p = "a0", "f0", "p0"
+        body = gen.term([(f, Arrow(Vec(a), type_)), (p, Vec(a))], F, [a], depth)
+        make = lambda t: S.LetDecouple(f, p, a, type_, t, body)  # noqa: E731
+    wrap = draw(st.sampled_from(["none", "none", "op", "app"]))
+    if wrap == "op":
+        other = gen.term([], F, [], 1)
+        return (lambda t: S.BinOp("+", make(t), other)), kind
+    if wrap == "app":
+        return (lambda t: S.App(S.Lam("z0", F, make(t)), S.Const(Fraction(1)))), kind
+    return make, kind

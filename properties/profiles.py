@@ -1,16 +1,47 @@
-"""Hypothesis profiles of the project, registered here and loaded by tests/conftest.py.
+"""Hypothesis profiles of the project, and what each means for the properties.
 
-- ci:   fast, for .ci/run (`pytest --hypothesis-profile=ci`).
-- dev:  the default for a plain `pytest`.
-- deep: the long, thorough run (`pytest --hypothesis-profile=deep`).
+Registered by tests/conftest.py (and the CLI). Select with `pytest --hypothesis-profile=NAME`.
+
+| profile | examples | term depth | checks (docs/INVARIANTS.md) | determinism orders per phase |
+|---|---|---|---|---|
+| ci   | 60   | 4 | sampled    | 4  |
+| dev  | 200  | 5 | sampled    | 8  |
+| deep | 2000 | 7 | exhaustive, stability replayed after every rewrite | 24 |
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
 
 from hypothesis import HealthCheck, settings
 
-SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large]
+SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+@dataclass(frozen=True)
+class Config:
+    examples: int
+    max_depth: int
+    check_mode: str
+    stability_mode: str
+    determinism_paths: int
+    max_steps: int = 2_000_000
+
+
+CONFIGS = {
+    "ci": Config(60, 4, "sampled", "sampled", 4),
+    "dev": Config(200, 5, "sampled", "sampled", 8),
+    "deep": Config(2000, 7, "exhaustive", "exhaustive", 24),
+}
 
 
 def register() -> None:
-    settings.register_profile("ci", max_examples=60, deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
-    settings.register_profile("dev", max_examples=200, deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
-    settings.register_profile("deep", max_examples=5000, deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
+    for name, c in CONFIGS.items():
+        settings.register_profile(name, max_examples=c.examples, deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
+
+
+def current() -> Config:
+    """The configuration of the active Hypothesis profile (dev if it is not one of ours)."""
+    getter = getattr(settings, "get_current_profile_name", None)
+    name = getter() if getter else getattr(settings, "_current_profile", "dev")
+    return CONFIGS.get(name, CONFIGS["dev"])

@@ -1,0 +1,17 @@
+"""The machine agrees with the second-opinion evaluator (properties.reference) on the value."""
+
+from __future__ import annotations
+
+from semantics.token import LAMBDA
+
+from .reference import reference_value
+from .runner import Finding, run, show
+
+
+def agreement(term, config):
+    judgement, _m, outcome = run(term, "agreement", config)
+    expected = reference_value(judgement)
+    got = "λ" if outcome.value is LAMBDA else outcome.value
+    if outcome.status != "final" or got != expected:
+        raise Finding("agreement", f"machine: {outcome.status} {got}; reference: {expected}", show(term))
+    return outcome

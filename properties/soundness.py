@@ -1,0 +1,25 @@
+"""Theorem 6.1 (Soundness): a well-typed closed program reaches a *final* state whose
+value is an answer of its type (Def. B.9), never *stuck*. A budget hit is its own finding."""
+
+from __future__ import annotations
+
+from semantics.token import LAMBDA, Marker
+from semantics.types import Arrow, Vec
+
+from .runner import Finding, run, show
+
+
+def soundness(term, config) -> object:
+    judgement, machine, outcome = run(term, "soundness", config, checks=["productivity"])
+    if outcome.status != "final":
+        raise Finding("soundness", f"the run ended {outcome.status}: {outcome.reason}", show(term))
+    value, ty = outcome.value, judgement.type
+    if isinstance(ty, Arrow):
+        ok = value is LAMBDA
+    elif isinstance(ty, Vec):
+        ok = False  # a closed program never has a vector type (the name would escape)
+    else:
+        ok = not isinstance(value, (Marker, tuple))
+    if not ok:
+        raise Finding("soundness", f"the value {value!r} is not an answer of type {ty}", show(term))
+    return value

@@ -16,6 +16,9 @@ How decoupling is modelled without graphs:
   constants' current values (definitive: a later decoupling does not see them) and f to a
   function that, applied to v, substitutes v_i for k_i throughout m (in its expression, or in
   a closure's environment and provisional constants). Both f and x have empty footprints.
+- Substituted constants are no longer provisional: inside the substituted model they leave
+  every footprint (the machine makes the decoupled model definitive, rotD → D), so a
+  decoupling *inside* an already decoupled model does not count them again.
 - The order of the parameters (here: by index) need not be the machine's: the calculus
   only has vector operations invariant under permutations of the basis, and arithmetic is
   exact, so final values agree whatever the order.
@@ -108,7 +111,8 @@ class Decoupled:
 
 
 def _subst_scope(env: dict, prov: dict, sigma: dict[int, object]) -> tuple[dict, dict]:
-    new_env = {k: (subst_value(val, sigma), fp) for k, (val, fp) in env.items()}
+    gone = frozenset(sigma)
+    new_env = {k: (subst_value(val, sigma), fp - gone) for k, (val, fp) in env.items()}
     new_prov = {k: subst_expr(e, sigma) for k, e in prov.items()}
     for k, e in sigma.items():
         new_prov.setdefault(k, e)
@@ -146,9 +150,10 @@ def free_vars(t: C.Core) -> set[str]:
     return out
 
 
-def footprint(t: C.Core, env: dict) -> frozenset[int]:
-    """The parameters a box of t reaches: t's own constants and its free variables' footprints."""
-    own = {p.index for p in C.provisionals(t)}
+def footprint(t: C.Core, env: dict, prov: dict) -> frozenset[int]:
+    """The parameters a box of t reaches: t's own constants still provisional in this scope
+    (not substituted by a decoupling), and its free variables' footprints."""
+    own = {p.index for p in C.provisionals(t) if p.index not in prov}
     for name in free_vars(t):
         own |= env[name][1]
     return frozenset(own)
@@ -172,7 +177,7 @@ class Reference:
         if isinstance(t, C.CApp):
             arg = self.eval(t.arg, env, prov)
             fun = self.eval(t.fun, env, prov)
-            return self.apply(fun, arg, footprint(t.arg, env))
+            return self.apply(fun, arg, footprint(t.arg, env, prov))
         if isinstance(t, C.COp):
             right = self.eval(t.right, env, prov)
             left = self.eval(t.left, env, prov)

@@ -211,6 +211,78 @@ def cmd_run(args, source: str) -> int:
     return exitcodes.FOR_STATUS[outcome.status]
 
 
+def _split_test(config):
+    import properties
+
+    def test(case):
+        properties.split_contractions(case[0], case[2], config)
+
+    return test
+
+
+def _property_test(prop, config):
+    def test(term):
+        prop(term, config)
+
+    return test
+
+
+def cmd_props(args, _source) -> int:
+    """Run the properties of properties/ on generated programs, with rule coverage."""
+    import time
+
+    from hypothesis import HealthCheck, given, settings
+
+    import properties
+    from generators.graphs import split_graphs
+    from generators.typed import programs
+    from properties import coverage
+    from properties.profiles import CONFIGS, register
+
+    register()
+    config = CONFIGS[args.profile]
+    examples = args.examples or config.examples
+    names = args.names or [*properties.PROPERTIES, "contractions"]
+    unknown = [n for n in names if n not in properties.PROPERTIES and n != "contractions"]
+    if unknown:
+        raise ReadError(f"unknown properties {unknown}; known: {', '.join([*properties.PROPERTIES, 'contractions'])}")
+    coverage.reset()
+    results = {}
+    worst = exitcodes.OK
+    for name in names:
+        opts = settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), derandomize=args.seed is not None, print_blob=True)
+        if name == "contractions":
+            test = given(split_graphs(max_depth=config.max_depth))(_split_test(config))
+        else:
+            test = given(programs(max_depth=config.max_depth))(_property_test(properties.PROPERTIES[name], config))
+        start = time.perf_counter()
+        runs_before = coverage.RUN_COUNT[0]
+        try:
+            opts(test)()
+            status, detail = "passed", None
+        except properties.BudgetFinding as exc:
+            status, detail = "budget", str(exc)
+            worst = max(worst, exitcodes.BUDGET)
+        except properties.Finding as exc:
+            status, detail = "failed", str(exc)
+            worst = exitcodes.STUCK
+        seconds = time.perf_counter() - start
+        runs = coverage.RUN_COUNT[0] - runs_before
+        results[name] = {"status": status, "runs": runs, "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 1) if seconds else None, "finding": detail}
+        if not args.json:
+            print(f"{name:<14} {status:<7} {runs:>6} runs  {seconds:7.2f}s  {runs / seconds if seconds else 0:8.1f} runs/s")
+            if detail:
+                print("  " + detail.replace("\n", "\n  "))
+    summary = coverage.summary()
+    if args.json:
+        print(json.dumps({"profile": args.profile, "examples": examples, "properties": results, "coverage": summary}, ensure_ascii=False))
+    else:
+        print(f"coverage: {summary['runs']} runs; never fired: {', '.join(summary['never_fired']) or 'none'}")
+        for feature, data in summary["features"].items():
+            print(f"  {feature:<20} {data['share'] * 100:5.1f}% of runs")
+    return worst
+
+
 def _add_program_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE", help="program file (- for standard input)")
     parser.add_argument("-e", dest="expr", metavar="TEXT", help="program text given on the command line")
@@ -247,6 +319,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="whole-graph checks after every graph change, or on a sampling schedule (docs/INVARIANTS.md)")
     p_run.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
     p_run.set_defaults(run=cmd_run)
+    p_props = sub.add_parser("props", help="check the paper's theorems on generated programs (Hypothesis)")
+    p_props.add_argument("names", nargs="*", metavar="PROPERTY", help="soundness invariants determinism gc agreement parameters contractions (default: all)")
+    p_props.add_argument("--profile", choices=["ci", "dev", "deep"], default="dev", help="size of terms and thoroughness of checks")
+    p_props.add_argument("--examples", type=int, help="examples per property (default: the profile's)")
+    p_props.add_argument("--seed", type=int, help="derandomise (a fixed, reproducible set of examples)")
+    p_props.add_argument("--json", action="store_true", help="print one JSON object")
+    p_props.set_defaults(run=cmd_props, takes_program=False)
     return parser
 
 
@@ -255,11 +334,13 @@ def main(argv: list[str] | None = None) -> int:
     # need more than Python's default 1000 frames. Beyond this, a clear error.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     args = build_parser().parse_args(argv)
-    if args.expr is not None and args.file is not None:
+    if getattr(args, "expr", None) is not None and getattr(args, "file", None) is not None:
         build_parser().error("give either FILE or -e TEXT, not both")
-    source, name = None, ("<-e>" if args.expr is not None else (args.file or "<input>"))
+    takes_program = getattr(args, "takes_program", True)
+    source, name = None, ("<-e>" if getattr(args, "expr", None) is not None else (getattr(args, "file", None) or f"goi {args.command}"))
     try:
-        source, name = _read_program(args)
+        if takes_program:
+            source, name = _read_program(args)
         return args.run(args, source)
     except GoiError as exc:
         if args.json:

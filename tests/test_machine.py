@@ -198,3 +198,16 @@ def test_generated_programs_are_well_typed_and_round_trip(term):
     j = typecheck(term)
     assert str(j.type) == "F"
     assert parse(pretty(term)) == term
+
+
+def test_constants_of_a_decoupled_model_are_no_longer_provisional():
+    # Found by the split-contractions property: the second opinion said 1, the machine 0.
+    # The paper makes the decoupled model definitive (its constants become projections of
+    # f's argument), so a decoupling inside f finds no provisional constant there.
+    inner = "let f @ p = λx. (let g @ q = {1} in q • q) in f p 0"
+    assert value_of(inner) == 0
+    assert reference_value(check_program(inner)) == 0
+    # the same constant, definitive inside f and still provisional outside it
+    both = "let y = {2} in let f @ p = λx. (let g @ q = y in q • q) in f p 0 + (let h @ r = y in r • r)"
+    assert value_of(both) == 4
+    assert reference_value(check_program(both)) == 4

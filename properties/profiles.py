@@ -35,9 +35,26 @@ CONFIGS = {
 }
 
 
+def shared_database():
+    """Hypothesis' own Redis example database when GOI_HYPOTHESIS_REDIS=redis://host:port/db
+    is set (for spreading a deep run over machines: they share failures and their shrinking);
+    None (Hypothesis' default directory database) otherwise. Needs `pip install redis`."""
+    import os
+
+    url = os.environ.get("GOI_HYPOTHESIS_REDIS")
+    if not url:
+        return None
+    from hypothesis.extra.redis import RedisExampleDatabase
+    from redis import Redis
+
+    return RedisExampleDatabase(Redis.from_url(url))
+
+
 def register() -> None:
+    database = shared_database()
+    extra = {"database": database} if database is not None else {}
     for name, c in CONFIGS.items():
-        settings.register_profile(name, max_examples=c.examples, deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
+        settings.register_profile(name, max_examples=c.examples, deadline=None, print_blob=True, suppress_health_check=SUPPRESS, **extra)
 
 
 def current() -> Config:

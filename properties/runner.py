@@ -3,7 +3,7 @@ report a failure as a finding with the (shrunk) program."""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable
 
 from semantics.checks import Monitor, make_checks
 from semantics.machine import FirstStrategy, Machine

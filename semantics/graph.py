@@ -28,7 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from .types import Arrow, Field, Type, Vec, names_of, rename
+from .types import Arrow, Field, Type, names_of, rename
 
 # ---- node kinds ---------------------------------------------------------------
 LAM = "λ"

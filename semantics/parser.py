@@ -16,7 +16,7 @@ from lark import Lark, Token, Transformer, v_args
 
 from . import syntax as S
 from .errors import ParseError
-from .types import Arrow, F, Type, Vec
+from .types import Arrow, F, Vec
 
 # What each terminal means, for "expected ..." in error messages.
 TERMINAL_WORDS = {

@@ -9,7 +9,6 @@ lists with the top at the end.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .graph import Link
 

@@ -27,7 +27,7 @@ from typing import Optional
 from . import core as C
 from . import syntax as S
 from .errors import TypeCheckError
-from .types import Arrow, F, Field, Meta, Type, Vec, names_of, show_type
+from .types import Arrow, F, Field, Meta, Type, Vec, names_of
 
 
 @dataclass

@@ -210,7 +210,6 @@ def absorption_forgets_the_doors_after_the_first(m, box, door):
         g = m.graph
         out = door.outs[0]
         inner = door.ins[0]
-        k = out.dst.door_of
         weak = g.new_node(G.CON, box.parent, 0, 1)
         g.set_src(out, weak, 0)
         g.splice(inner, g.new_link(inner.type, src=(g.new_node(G.DER, box, 1, 1), 0)))

@@ -9,7 +9,7 @@ import pytest
 from semantics import graph as G
 from semantics.compare import difference
 from semantics.token import AT, DOWN, LAMBDA, STAR, UP, Token
-from semantics.types import Arrow, F, Vec
+from semantics.types import Arrow, F
 
 from graphs import FF, VA, B
 
@@ -324,7 +324,7 @@ def test_deep_contract():
     b = B()
     pos, (why,) = _g_with_doors(b, 1)
     other = b.node(G.DER, None, 1, 1)
-    dangling = b.link(G.plain(F), dst=(other, 0))
+    b.link(G.plain(F), dst=(other, 0))
     con = b.node(G.CON, None, 2, 1)
     b.link(G.bang(F), src=(why, 0), dst=(con, 0))
     b.link(G.bang(F), src=(other, 0), dst=(con, 1))

@@ -100,6 +100,37 @@ class Policy:
         return k <= 64 or (k & (k - 1)) == 0
 
 
+class GraphCheck(Check):
+    """A check of a property of the whole graph: run on the initial state, after rewrites
+    (on the Policy's schedule) and on the last state; the first problem found is raised."""
+
+    options = ("check_mode",)
+
+    def __init__(self, check_mode: str = "exhaustive"):
+        self.policy = Policy(check_mode)
+
+    def problems(self, machine) -> list[tuple[str, list]]:
+        """(message, nodes) for every problem of the current graph."""
+        raise NotImplementedError
+
+    def initial(self, machine) -> None:
+        self.check(machine)
+
+    def after(self, machine, rule_id, redex) -> None:
+        if self.policy.due(rule_id):
+            self.check(machine)
+
+    def at_end(self, machine, outcome) -> None:
+        self.check(machine)  # the last state, whatever the schedule
+
+    def check(self, machine) -> None:
+        problems = self.problems(machine)
+        if problems:
+            message, nodes = problems[0]
+            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+            raise self.fail(message + more, nodes)
+
+
 def registry() -> dict[str, type]:
     from .alpha import AlphaEquivalence
     from .dataflow import DataFlowShape

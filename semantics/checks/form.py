@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from .. import core as C
 from .. import graph as G
-from ..types import Arrow, F, Field, Vec
-from . import Check, Policy
+from ..types import Arrow, F, Vec
+from . import GraphCheck
 
 ARITY = {
     G.LAM: (1, 2), G.APP: (1, 2), G.CONST: (1, 0), G.VCONST: (1, 0), G.OP0: (1, 2), G.OP1: (1, 2),
@@ -179,28 +179,12 @@ def form_problems(graph: G.Graph, params=None) -> list[tuple[str, list]]:
     return problems
 
 
-class Form(Check):
+class Form(GraphCheck):
     name = "form"
-    options = ("check_mode",)
-
-    def __init__(self, check_mode: str = "exhaustive"):
-        self.policy = Policy(check_mode)
 
     def initial(self, machine) -> None:
-        g = machine.graph
-        self.params = [(p, p.outs[0].dst.data) for p in g.params]
-        self._check(machine)
+        self.params = [(p, p.outs[0].dst.data) for p in machine.graph.params]
+        super().initial(machine)
 
-    def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
-            self._check(machine)
-
-    def at_end(self, machine, outcome) -> None:
-        self._check(machine)  # the last state, whatever the schedule
-
-    def _check(self, machine) -> None:
-        problems = form_problems(machine.graph, self.params)
-        if problems:
-            message, nodes = problems[0]
-            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-            raise self.fail(message + more, nodes)
+    def problems(self, machine):
+        return form_problems(machine.graph, self.params)

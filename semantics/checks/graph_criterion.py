@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import graph as G
-from . import Check, Policy
+from . import GraphCheck
 
 
 def _successors(graph: G.Graph, only_kind=None):
@@ -168,25 +168,8 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
     return problems
 
 
-class GraphCriterion(Check):
+class GraphCriterion(GraphCheck):
     name = "graph"
-    options = ("check_mode",)
 
-    def __init__(self, check_mode: str = "exhaustive"):
-        self.policy = Policy(check_mode)
-
-    def initial(self, machine) -> None:
-        self._check(machine)
-
-    def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
-            self._check(machine)
-
-    def at_end(self, machine, outcome) -> None:
-        self._check(machine)  # the last state, whatever the schedule
-
-    def _check(self, machine) -> None:
-        problems = graph_problems(machine.graph)
-        if problems:
-            message, nodes = problems[0]
-            raise self.fail(message, nodes)
+    def problems(self, machine):
+        return graph_problems(machine.graph)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .. import graph as G
 from ..types import names_of
-from . import Check, Policy
+from . import GraphCheck
 
 
 def validation_map(graph: G.Graph) -> tuple[dict[str, int], list[tuple[str, list]]]:
@@ -43,7 +43,7 @@ def validation_map(graph: G.Graph) -> tuple[dict[str, int], list[tuple[str, list
 
 def name_problems(graph: G.Graph) -> list[tuple[str, list]]:
     v, problems = validation_map(graph)
-    free = set(v) | {a for a, _ in ()}
+    free = set(v)
     binders: dict[str, list[G.Node]] = {}
     for n in graph.nodes:
         if n.kind == G.ABD:
@@ -74,25 +74,8 @@ def name_problems(graph: G.Graph) -> list[tuple[str, list]]:
     return problems
 
 
-class NameCriteria(Check):
+class NameCriteria(GraphCheck):
     name = "names"
-    options = ("check_mode",)
 
-    def __init__(self, check_mode: str = "exhaustive"):
-        self.policy = Policy(check_mode)
-
-    def initial(self, machine) -> None:
-        self._check(machine)
-
-    def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
-            self._check(machine)
-
-    def at_end(self, machine, outcome) -> None:
-        self._check(machine)  # the last state, whatever the schedule
-
-    def _check(self, machine) -> None:
-        problems = name_problems(machine.graph)
-        if problems:
-            message, nodes = problems[0]
-            raise self.fail(message, nodes)
+    def problems(self, machine):
+        return name_problems(machine.graph)

@@ -17,7 +17,7 @@ and then at powers of two (32, 64, 128, …), and on the final state: O(n log n)
 
 from __future__ import annotations
 
-from ..token import NONE_FLAG, Token
+from ..token import Token
 from . import Check, changes_graph
 
 

@@ -15,8 +15,8 @@ sampling schedule of checks.Policy); the token condition, O(1), after every tran
 from __future__ import annotations
 
 from ..token import AT, LAMBDA, STAR, UP, Marker
-from ..types import Arrow, Field, Vec
-from . import Check, Policy
+from ..types import Arrow, Vec
+from . import GraphCheck
 from .graph_criterion import graph_problems
 from .names import name_problems, validation_map
 
@@ -46,31 +46,24 @@ def token_problem(machine, v: dict[str, int]):
     return None
 
 
-class Validity(Check):
-    name = "validity"
-    options = ("check_mode",)
+class Validity(GraphCheck):
+    """The criteria as a whole-graph check; the token condition after every transition."""
 
-    def __init__(self, check_mode: str = "exhaustive"):
-        self.policy = Policy(check_mode)
+    name = "validity"
+
+    def problems(self, machine):
+        problems = name_problems(machine.graph) + graph_problems(machine.graph)
+        if not problems:
+            self.v, _ = validation_map(machine.graph)
+        return problems
 
     def initial(self, machine) -> None:
-        self._criteria(machine)
+        super().initial(machine)
         self._token(machine)
 
     def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
-            self._criteria(machine)
+        super().after(machine, rule_id, redex)
         self._token(machine)
-
-    def at_end(self, machine, outcome) -> None:
-        self._criteria(machine)  # the last state, whatever the schedule
-
-    def _criteria(self, machine) -> None:
-        problems = name_problems(machine.graph) + graph_problems(machine.graph)
-        if problems:
-            message, nodes = problems[0]
-            raise self.fail(message, nodes)
-        self.v, _ = validation_map(machine.graph)
 
     def _token(self, machine) -> None:
         ty = machine.token.position.type.type

@@ -42,22 +42,23 @@ def candidates_at(node: G.Node):
     return None
 
 
-@rule("gc.con0", "gc")
-def con0(m, weak):
-    """A C_0 entering a contraction C_{n+1}: drop that input (≻1)."""
-    g = m.graph
+def _drop_weakening(g: G.Graph, weak: G.Node) -> None:
+    """Remove a weakening and the input it occupies on the contraction above it."""
     link = weak.outs[0]
     g.drop_input(link.dst, link)
     g.delete_node(weak)
+
+
+@rule("gc.con0", "gc")
+def con0(m, weak):
+    """A C_0 entering a contraction C_{n+1}: drop that input (≻1)."""
+    _drop_weakening(m.graph, weak)
 
 
 @rule("gc.pcon0", "gc")
 def pcon0(m, weak):
     """A rotC_0 entering a rotC_{n+1}: drop that input (≻2)."""
-    g = m.graph
-    link = weak.outs[0]
-    g.drop_input(link.dst, link)
-    g.delete_node(weak)
+    _drop_weakening(m.graph, weak)
 
 
 @rule("gc.box", "gc")

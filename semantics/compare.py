@@ -1,12 +1,19 @@
-"""Graph states up to isomorphism and name permutation (the paper's ∼α), via networkx.
+"""Graph states up to isomorphism and name permutation (the paper's ∼α).
 
-A graph state becomes a labelled directed graph whose vertices are the proper
-nodes, the links, the boxes and the names. Matching respects node kinds and
-data, port order (edge labels), link types, box nesting and doors, the order of
-the ¡-constants, the token's position and its box stack. Names are vertices of
-their own, and each occurrence of a name is an edge to it, so an isomorphism
-renames names consistently: two states match iff they are equal up to the
-identity of nodes and links and a permutation of names.
+`canonical(state)` describes a state independently of node/link identities and of the
+spelling of names: a traversal starts from the distinguished elements — the root, the
+¡-constants in parameter order, the token's position and box-stack links — and follows
+ports in their fixed order, numbering every node, link, box and name at first sight.
+Because ports are ordered, the traversal from a distinguished element is determined by
+the isomorphism class, so two states are isomorphic iff their descriptions are equal
+(O(size), no search). Components no distinguished element reaches (closed garbage boxes)
+are described from each of their nodes in turn, keeping the least description, and
+compared as a multiset. Names are numbered by first occurrence, so a consistent renaming
+is invisible; `name_labels` pins names (to check a *given* permutation).
+
+`to_networkx` gives the same state as a labelled networkx graph, used by the tests as an
+independent oracle (VF2 isomorphism) on small graphs; VF2 backtracks exponentially on
+graphs with many alike parts, which is why the checks use `canonical`.
 """
 
 from __future__ import annotations
@@ -117,12 +124,145 @@ def _invariant_summary(d: nx.DiGraph):
     return sorted(data["key"] for _, data in d.nodes(data=True)), sorted(data["label"] for *_, data in d.edges(data=True))
 
 
+class _Canon:
+    """One traversal; numbers elements and names at first sight."""
+
+    def __init__(self, labels, ordered_doors, token):
+        self.labels = labels or {}
+        self.ordered_doors = ordered_doors
+        self.token = token
+        self.num: dict = {}
+        self.names: dict[str, object] = {}
+        self.out: list = []
+
+    def name(self, a):
+        if a in self.labels:
+            return ("pinned", self.labels[a])
+        if a not in self.names:
+            self.names[a] = len(self.names)
+        return self.names[a]
+
+    def type_(self, t):
+        if isinstance(t, Vec):
+            return ("V", self.name(t.name))
+        if isinstance(t, Arrow):
+            return ("->", self.type_(t.dom), self.type_(t.cod))
+        return str(t)
+
+    def data(self, n):
+        k = n.kind
+        if k == G.VCONST:
+            return (_value_key(n.data[0]), self.name(n.data[1]))
+        if k in (G.OP0, G.OP1):
+            return (n.data[0], None if n.data[1] is None else self.name(n.data[1]))
+        if k in (G.ABD, G.PROJ):
+            return self.name(n.data)
+        if k == G.CONST:
+            return _value_key(n.data)
+        return None
+
+    def box_of(self, b):
+        return None if b is None else ("box", self.visit(b.principal))
+
+    def visit(self, x):
+        """Number x (a node or link), describing it and everything reachable from it."""
+        if x in self.num:
+            return self.num[x]
+        stack = [x]
+        self.num[x] = len(self.num)
+        order = [x]
+        while stack:
+            y = stack.pop()
+            for z in self._neighbours(y):
+                if z is not None and z not in self.num:
+                    self.num[z] = len(self.num)
+                    order.append(z)
+                    stack.append(z)
+        for y in order:
+            self.out.append(self._describe(y))
+        return self.num[x]
+
+    @staticmethod
+    def _neighbours(y):
+        if isinstance(y, G.Link):
+            return [y.dst, y.src]
+        return [*reversed(y.outs), *reversed(y.ins)]
+
+    def _describe(self, y):
+        n = self.num
+        if isinstance(y, G.Link):
+            tag = []
+            if self.token is not None and y is self.token.position:
+                tag.append("token")
+            return (
+                n[y], "link", y.type.kind, self.type_(y.type.type),
+                None if y.src is None else (n[y.src], y.src_port),
+                None if y.dst is None else (n[y.dst], y.dst_port), tuple(tag),
+            )
+        doors = None
+        if y.kind == G.BANG and y.door_of is not None:
+            door_nums = [n.get(d, -1) for d in y.door_of.doors]
+            doors = tuple(door_nums) if self.ordered_doors else tuple(sorted(door_nums))
+        return (
+            n[y], y.kind, self.data(y), len(y.ins), len(y.outs),
+            tuple(n.get(l, -1) for l in y.ins), tuple(n.get(l, -1) for l in y.outs),
+            ("in", n.get(y.box.principal, -1)) if y.box is not None else None,
+            ("door of", n.get(y.door_of.principal, -1)) if y.door_of is not None else None,
+            doors,
+        )
+
+
+def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, ordered_doors: bool = True):
+    """A description of the state that is equal for isomorphic states, and only for them."""
+    c = _Canon(name_labels, ordered_doors, token)
+    anchors = [graph.root, *graph.params]
+    if token is not None:
+        anchors += [token.position, *token.box_stack]
+    for a in anchors:
+        if a is not None:
+            c.visit(a)
+    main = sorted(c.out)
+    head = [("anchors", tuple(c.num.get(a, -1) for a in anchors if a is not None))]
+    if token is not None:
+        head.append(("token", token.direction, str(token.flag), tuple(map(_stack_key, token.stack)),
+                     tuple(c.num[l] for l in token.box_stack)))
+    # components no anchor reaches: each described from its best starting node
+    rest = [x for x in graph.nodes if x not in c.num]
+    components = []
+    while rest:
+        best = None
+        component = None
+        for start in rest:
+            d = _Canon(name_labels, ordered_doors, None)
+            d.visit(start)
+            desc = repr(tuple(sorted(d.out)) + (("names", len(d.names)),))  # repr: a total order
+            if component is None:
+                component = set(d.num)
+            if best is None or desc < best:
+                best = desc
+        components.append(best)
+        rest = [x for x in rest if x not in component]
+    # a box must be compared by its parent too: encoded by its principal's level ("in" above)
+    return (tuple(head), tuple(main), tuple(sorted(components)), ("names", len(c.names)))
+
+
+def _stack_key(x):
+    if isinstance(x, tuple):
+        return ("vec", _value_key(x))
+    return repr(x)
+
+
 def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None, ordered_doors: bool = True) -> bool:
     """Are the two graph states equal up to node/link identity and name permutation?
 
     With labels (name -> label), a name of the first state may only correspond to a name
     of the second with the same label (to check a *given* permutation).
     """
+    return canonical(g1, token1, labels1, ordered_doors) == canonical(g2, token2, labels2, ordered_doors)
+
+
+def vf2_isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None, ordered_doors: bool = True) -> bool:
+    """The same question answered by networkx's VF2 (an independent oracle for small graphs)."""
     d1 = to_networkx(g1, token1, labels1, ordered_doors)
     d2 = to_networkx(g2, token2, labels2, ordered_doors)
     if _invariant_summary(d1) != _invariant_summary(d2):
@@ -134,8 +274,12 @@ def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None,
 
 
 def difference(g1: G.Graph, g2: G.Graph, token1=None, token2=None) -> Optional[str]:
-    """None if isomorphic, else a short description of what differs (for test messages)."""
-    if isomorphic(g1, g2, token1, token2):
+    """None if isomorphic, else a short description of what differs (for test messages).
+
+    Both methods must agree (canonical descriptions, and VF2 on these small test graphs)."""
+    same = isomorphic(g1, g2, token1, token2)
+    assert same == vf2_isomorphic(g1, g2, token1, token2), "canonical form and VF2 disagree"
+    if same:
         return None
     k1, e1 = _invariant_summary(to_networkx(g1, token1))
     k2, e2 = _invariant_summary(to_networkx(g2, token2))

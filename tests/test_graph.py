@@ -193,3 +193,34 @@ def test_our_dominators_agree_with_networkx():
             assert ours == theirs
             if m.is_final() or m.step() is None:
                 break
+
+
+from hypothesis import given, settings  # noqa: E402
+
+from generators.typed import programs  # noqa: E402
+
+
+@settings(max_examples=40)
+@given(programs(max_depth=3), programs(max_depth=3))
+def test_canonical_form_agrees_with_vf2(t1, t2):
+    """Isomorphism by canonical descriptions (used by the checks) against networkx's VF2."""
+    from semantics.compare import isomorphic, vf2_isomorphic
+    from semantics.machine import Machine, RandomStrategy
+    from semantics.typecheck import typecheck
+
+    runs = []
+    for term, strategy in ((t1, None), (t1, RandomStrategy(1)), (t2, None)):
+        m = Machine(translate(typecheck(term)), strategy=strategy)
+        m.run()
+        runs.append(m)
+    a, b, c = runs
+    for x, y in ((a, b), (a, c)):
+        for ordered in (True, False):
+            assert isomorphic(x.graph, y.graph, x.token, y.token, ordered_doors=ordered) == vf2_isomorphic(
+                x.graph, y.graph, x.token, y.token, ordered_doors=ordered
+            )
+    assert isomorphic(a.graph, b.graph, a.token, b.token, ordered_doors=False)  # Prop. A.2
+    copy, _n, _l = a.graph.clone()
+    names = sorted(copy.names())
+    copy.rename_everywhere({n: f"z{i}" for i, n in enumerate(names)})
+    assert isomorphic(a.graph, copy) and vf2_isomorphic(a.graph, copy)

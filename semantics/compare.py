@@ -227,21 +227,21 @@ def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, or
         head.append(("token", token.direction, str(token.flag), tuple(map(_stack_key, token.stack)),
                      tuple(c.num[l] for l in token.box_stack)))
     # components no anchor reaches: each described from its best starting node
-    rest = [x for x in graph.nodes if x not in c.num]
+    rest = {x for x in graph.nodes if x not in c.num}
     components = []
     while rest:
+        probe = _Canon(name_labels, ordered_doors, None)
+        probe.visit(next(iter(rest)))
+        members = [x for x in probe.num if isinstance(x, G.Node)]
         best = None
-        component = None
-        for start in rest:
+        for start in members:
             d = _Canon(name_labels, ordered_doors, None)
             d.visit(start)
             desc = repr(tuple(sorted(d.out)) + (("names", len(d.names)),))  # repr: a total order
-            if component is None:
-                component = set(d.num)
             if best is None or desc < best:
                 best = desc
         components.append(best)
-        rest = [x for x in rest if x not in component]
+        rest -= set(members)
     # a box must be compared by its parent too: encoded by its principal's level ("in" above)
     return (tuple(head), tuple(main), tuple(sorted(components)), ("names", len(c.names)))
 

@@ -1,11 +1,12 @@
-"""Every invariant check of docs/INVARIANTS.md after every transition (the profile decides
-exhaustive or sampled whole-graph checks), on the program's run."""
+"""Every per-transition invariant of docs/INVARIANTS.md on the program's run (the profile
+decides exhaustive or sampled whole-graph checks). `validity` includes the name criteria
+and the graph criterion, so `names` and `graph` are not run a second time."""
 
 from __future__ import annotations
 
 from .runner import run
 
-PER_TRANSITION = ["form", "names", "graph", "validity", "stability", "productivity", "dataflow"]
+PER_TRANSITION = ["form", "validity", "stability", "productivity", "dataflow"]
 
 
 def invariants(term, config):

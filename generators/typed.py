@@ -206,7 +206,12 @@ class Gen:
         y = self.fresh("y")
         bound = self.term(ctx, y_type, names, depth - 1)
         if not any(isinstance(n, S.Prov) for n in _walk(bound)):
-            bound = S.BinOp("+", bound, S.Prov(d(small_constants))) if y_type == F else bound
+            # make sure a provisional constant travels with y
+            if y_type == F:
+                bound = S.BinOp("+", bound, S.Prov(d(small_constants)))
+            else:
+                z = self.fresh("x")
+                bound = S.Lam(z, F, S.BinOp("+", S.App(bound, S.Var(z)), S.Prov(d(small_constants))))
         inner = ctx + [(y, y_type)]
         a = self.fresh("a")
         f, p = self.fresh("f"), self.fresh("p")
@@ -229,13 +234,13 @@ def _walk(t: S.Term):
         yield from _walk(child)
 
 
-SHAPES = ["any", "any", "decouple", "decouple", "deep"]
+SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 
 
 @st.composite
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True) -> S.Term:
-    """A closed program of type F. With decoupling, about three in five start with a
-    decoupling at the top (one in five a deep one: the model reaches constants through a
+    """A closed program of type F. With decoupling, about two in three start with a
+    decoupling at the top (one in three a deep one: the model reaches constants through a
     free variable); the rest are drawn freely, where decoupling also appears inside."""
     depth = draw(st.integers(min_value=min(1, max_depth), max_value=max_depth))
     gen = Gen(draw, decoupling, iterated)

@@ -17,7 +17,7 @@ FEATURES: Counter = Counter()  # feature -> runs (decoupling, deep decoupling, p
 RUN_COUNT = [0]
 
 
-def record(outcome, machine=None) -> None:
+def record(outcome, machine=None, deep_decouplings: int = 0) -> None:
     from hypothesis import event
     from hypothesis.errors import InvalidArgument
 
@@ -31,6 +31,8 @@ def record(outcome, machine=None) -> None:
             pass
     for feature in features(outcome):
         FEATURES[feature] += 1
+    if deep_decouplings:
+        FEATURES["deep decoupling"] += 1
 
 
 def features(outcome) -> list[str]:

@@ -16,9 +16,12 @@ How decoupling is modelled without graphs:
   constants' current values (definitive: a later decoupling does not see them) and f to a
   function that, applied to v, substitutes v_i for k_i throughout m (in its expression, or in
   a closure's environment and provisional constants). Both f and x have empty footprints.
-- Substituted constants are no longer provisional: inside the substituted model they leave
-  every footprint (the machine makes the decoupled model definitive, rotD → D), so a
-  decoupling *inside* an already decoupled model does not count them again.
+- Substituted constants are no longer provisional (the machine makes the decoupled model
+  definitive, rotD → D), but each slot now holds a projection of f's *argument*, whose own
+  provisional constants it carries: in the machine, projection plugs copies of the whole
+  argument box, ¿-doors included, into the slots. So a substituted slot contributes the
+  argument's footprint, not its old constant, to any later decoupling. (Both facts were
+  found by the properties comparing this evaluator with the machine.)
 - The order of the parameters (here: by index) need not be the machine's: the calculus
   only has vector operations invariant under permutations of the basis, and arithmetic is
   exact, so final values agree whatever the order.
@@ -90,7 +93,7 @@ class Closure:
     var: str
     body: C.Core
     env: dict  # var -> (value, footprint)
-    prov: dict  # provisional index -> expression (default Ref(index))
+    prov: dict  # provisional index -> (expression, footprint) once substituted (default: itself)
 
 
 @dataclass(frozen=True)
@@ -110,28 +113,35 @@ class Decoupled:
     refs: tuple[int, ...]
 
 
-def _subst_scope(env: dict, prov: dict, sigma: dict[int, object]) -> tuple[dict, dict]:
+def _refoot(fp: frozenset, gone: frozenset, carried: frozenset) -> frozenset:
+    """A footprint after substituting `gone`: those constants leave, the argument's come in."""
+    return (fp - gone) | carried if fp & gone else fp
+
+
+def _subst_scope(env: dict, prov: dict, sigma: dict[int, object], carried: frozenset) -> tuple[dict, dict]:
     gone = frozenset(sigma)
-    new_env = {k: (subst_value(val, sigma), fp - gone) for k, (val, fp) in env.items()}
-    new_prov = {k: subst_expr(e, sigma) for k, e in prov.items()}
+    new_env = {k: (subst_value(val, sigma, carried), _refoot(fp, gone, carried)) for k, (val, fp) in env.items()}
+    new_prov = {k: (subst_expr(e, sigma), _refoot(fp, gone, carried)) for k, (e, fp) in prov.items()}
     for k, e in sigma.items():
-        new_prov.setdefault(k, e)
+        new_prov.setdefault(k, (e, carried))
     return new_env, new_prov
 
 
-def subst_value(v, sigma: dict[int, object]):
+def subst_value(v, sigma: dict[int, object], carried: frozenset = frozenset()):
+    """Substitute sigma (constant index -> expression) in a value; the substituted slots
+    carry the footprint `carried` (that of the vector they were projected from)."""
     if not sigma:
         return v
     if isinstance(v, tuple):
         return tuple(subst_expr(x, sigma) for x in v)
     if isinstance(v, Closure):
-        return Closure(v.var, v.body, *_subst_scope(v.env, v.prov, sigma))
+        return Closure(v.var, v.body, *_subst_scope(v.env, v.prov, sigma, carried))
     if isinstance(v, DecouplingFun):
-        return DecouplingFun(v.node, *_subst_scope(v.env, v.prov, sigma))
+        return DecouplingFun(v.node, *_subst_scope(v.env, v.prov, sigma, carried))
     if isinstance(v, Decoupled):
         # its own parameters are replaced when it is applied, not now
         inner = {k: e for k, e in sigma.items() if k not in v.refs}
-        return Decoupled(subst_value(v.model, inner), v.refs)
+        return Decoupled(subst_value(v.model, inner, carried), v.refs)
     return subst_expr(v, sigma)
 
 
@@ -151,9 +161,14 @@ def free_vars(t: C.Core) -> set[str]:
 
 
 def footprint(t: C.Core, env: dict, prov: dict) -> frozenset[int]:
-    """The parameters a box of t reaches: t's own constants still provisional in this scope
-    (not substituted by a decoupling), and its free variables' footprints."""
-    own = {p.index for p in C.provisionals(t) if p.index not in prov}
+    """The parameters a box of t reaches: t's own constants still provisional in this scope,
+    the footprints carried by those a decoupling substituted, its free variables' footprints."""
+    own: set[int] = set()
+    for p in C.provisionals(t):
+        if p.index in prov:
+            own |= prov[p.index][1]
+        else:
+            own.add(p.index)
     for name in free_vars(t):
         own |= env[name][1]
     return frozenset(own)
@@ -169,7 +184,7 @@ class Reference:
         if isinstance(t, C.CConst):
             return Fraction(t.value)
         if isinstance(t, C.CProv):
-            return prov.get(t.index, Ref(t.index))
+            return prov[t.index][0] if t.index in prov else Ref(t.index)
         if isinstance(t, C.CLam):
             return Closure(t.var, t.body, env, prov)
         if isinstance(t, C.CDecouple):
@@ -199,7 +214,7 @@ class Reference:
             return self.eval(fun.body, {**fun.env, fun.var: (arg, arg_footprint)}, fun.prov)
         if isinstance(fun, Decoupled):
             assert len(arg) == len(fun.refs), "a decoupled model applied to a vector of the wrong size"
-            return subst_value(fun.model, dict(zip(fun.refs, arg)))
+            return subst_value(fun.model, dict(zip(fun.refs, arg)), arg_footprint)
         if isinstance(fun, DecouplingFun):
             node = fun.node
             refs = tuple(sorted(arg_footprint))

@@ -211,3 +211,12 @@ def test_constants_of_a_decoupled_model_are_no_longer_provisional():
     both = "let y = {2} in let f @ p = λx. (let g @ q = y in q • q) in f p 0 + (let h @ r = y in r • r)"
     assert value_of(both) == 4
     assert reference_value(check_program(both)) == 4
+
+
+def test_a_slot_of_a_decoupled_model_carries_the_constants_of_its_argument():
+    # Found by the split-contractions property (the second opinion said 0): f is applied to
+    # a vector built with the provisional {1}; projection plugs copies of that argument box,
+    # ¿-door included, into the model's slot, so the inner decoupling finds {1}: q = (1).
+    text = "let f @ p = λx. (let g @ q = {0} in q • q) in f ({1} * p) 0"
+    assert value_of(text) == 1
+    assert reference_value(check_program(text)) == 1

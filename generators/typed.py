@@ -225,6 +225,7 @@ class Gen:
             model = S.Lam(x, F, S.BinOp("+", use, self.term(inner + [(x, F)], F, names, depth - 2)))
         body_ctx = inner + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
         body = self.term(body_ctx, F, names + [a], depth - 1)
+        body = S.BinOp("+", self.use(body_ctx, f, p, a, model_type, names + [a]), body)  # so the rule fires
         return S.Let(y, y_type, bound, S.LetDecouple(f, p, a, model_type, model, body))
 
 

@@ -177,6 +177,8 @@ def footprint(t: C.Core, env: dict, prov: dict) -> frozenset[int]:
 class Reference:
     def __init__(self, params: list[Fraction]):
         self.params = params
+        self.decouplings = 0
+        self.deep_decouplings = 0  # models reaching constants beyond their own (free variables, slots)
 
     def eval(self, t: C.Core, env: dict, prov: dict):
         if isinstance(t, C.CVar):
@@ -192,7 +194,13 @@ class Reference:
         if isinstance(t, C.CApp):
             arg = self.eval(t.arg, env, prov)
             fun = self.eval(t.fun, env, prov)
-            return self.apply(fun, arg, footprint(t.arg, env, prov))
+            fp = footprint(t.arg, env, prov)
+            if isinstance(fun, DecouplingFun):
+                self.decouplings += 1
+                own = {p.index for p in C.provisionals(t.arg) if p.index not in prov}
+                if fp - own:
+                    self.deep_decouplings += 1
+            return self.apply(fun, arg, fp)
         if isinstance(t, C.COp):
             right = self.eval(t.right, env, prov)
             left = self.eval(t.left, env, prov)
@@ -237,6 +245,13 @@ class Reference:
                 total = num("add", total, num("mul", a, b))
             return total
         raise ValueError(op)
+
+
+def deep_decouplings(judgement) -> int:
+    """How many decouplings (of this run) reach constants beyond their model's own."""
+    ref = Reference(list(judgement.params))
+    ref.eval(judgement.term, {}, {})
+    return ref.deep_decouplings
 
 
 def reference_value(judgement, params: Optional[list[Fraction]] = None):

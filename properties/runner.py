@@ -39,7 +39,6 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
     machine = Machine(graph, strategy=strategy or FirstStrategy())
     if gc:
         Collector(machine)
-    deep = _watch_deep_decoupling(machine)
     monitor = Monitor(
         machine,
         make_checks(
@@ -50,34 +49,14 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
         ),
     )
     outcome = monitor.run(config.max_steps)
-    record(outcome, machine, deep_decouplings=deep[0])
+    from .reference import deep_decouplings
+
+    record(outcome, machine, deep_decouplings=deep_decouplings(judgement) if outcome.counts.get("deep.decouple") else 0)
     if outcome.status == "budget":
         raise BudgetFinding(prop, f"step budget {config.max_steps} reached", _show(term))
     if outcome.status == "violation":
         raise Finding(prop, outcome.reason, _show(term))
     return judgement, machine, outcome
-
-
-def _watch_deep_decoupling(machine) -> list:
-    """Count decouplings whose model reaches constants through a free variable: the model
-    box holds a box it absorbed (for a free variable) that has ¿-doors."""
-    from semantics import graph as G
-
-    absorbed: set = set()
-    count = [0]
-
-    def before(m, rule_id, redex):
-        if rule_id == "box.absorb":
-            absorbed.add(redex[1].outs[0].dst.door_of)
-        elif rule_id == "deep.decouple":
-            h = redex[1].outs[0].dst.door_of
-            for k in absorbed:
-                if k in m.graph.boxes and m.graph.is_inside(k.principal, h) and any(d.kind == G.PWHY for d in k.doors):
-                    count[0] += 1
-                    break
-
-    machine.before.append(before)
-    return count
 
 
 def _show(term) -> str:

@@ -195,6 +195,14 @@ class Graph:
         self._children(parent).add(box)
         return box
 
+    def new_boxed(self, level: Optional[Box]) -> tuple[Box, Node]:
+        """A new box at `level` with its principal door (at `level`, outside it)."""
+        box = self.new_box(level)
+        bang = self.new_node(BANG, level, 1, 1)
+        bang.door_of = box
+        box.principal = bang
+        return box, bang
+
     def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
         link = Link(next(self._ids), type)
         self.links.add(link)
@@ -261,6 +269,25 @@ class Graph:
     def add_door(self, box: Box, door: Node) -> None:
         door.door_of = box
         box.doors.append(door)
+
+    def join_doors(self, boxes: list[Box]) -> None:
+        """Join the i-th auxiliary doors of a box and its copies: ?-doors by a new C_n,
+        ¿-doors by a new rotC_n (so provisional constants are shared, never copied).
+
+        The first box's door outputs keep their targets through the join; the copies'
+        outputs (dangling, as copy_box leaves them) enter it. For one box it is the identity.
+        """
+        n = len(boxes)
+        if n == 1:
+            return
+        level = boxes[0].parent
+        for i, door in enumerate(boxes[0].doors):
+            up = door.outs[0]
+            join = self.new_node(CON if door.kind == WHY else PCON, level, n, 1)
+            self.set_src(up, join, 0)
+            self.new_link(up.type, src=(door, 0), dst=(join, 0))
+            for j, copy in enumerate(boxes[1:], start=1):
+                self.set_dst(copy.doors[i].outs[0], join, j)
 
     def remove_door(self, box: Box, door: Node) -> None:
         box.doors.remove(door)

@@ -108,37 +108,30 @@ class _Translator:
 
         raise TypeError(f"not a core term: {t!r}")
 
-    def bind(self, uses: list[G.Link], type_: G.EType, target: tuple[G.Node, int], level) -> None:
-        """Connect the uses of a variable to `target`, through a C_k when k != 1."""
+    def contract(self, uses: list[G.Link], type_: G.EType, level) -> G.Link:
+        """The one link standing for a variable's uses at a level: the use itself when
+        there is one, else the output of a C_k over them (a C_0 when there is none)."""
         g = self.g
         if len(uses) == 1:
-            g.set_dst(uses[0], *target)
-            return
+            return uses[0]
         con = g.new_node(G.CON, level, len(uses), 1)
-        for i, link in enumerate(uses):
-            g.set_dst(link, con, i)
-        g.new_link(type_, src=(con, 0), dst=target)
+        g.set_inputs(con, uses)
+        return g.new_link(type_, src=(con, 0))
+
+    def bind(self, uses: list[G.Link], type_: G.EType, target: tuple[G.Node, int], level) -> None:
+        """Connect the uses of a variable to `target` (a binder's port)."""
+        self.g.set_dst(self.contract(uses, type_, level), *target)
 
     def boxed(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
         """A !-box around t† at `level`: returns the fragment whose root enters the `!`."""
         g = self.g
-        box = g.new_box(level)
+        box, bang = g.new_boxed(level)
         inner = self.term(t, box)
-        bang = g.new_node(G.BANG, level, 1, 1)
-        bang.door_of = box
-        box.principal = bang
         g.set_src(inner.root, bang, 0)
         root = g.new_link(G.bang(t.type), dst=(bang, 0))
         out = Fragment(root)
         for name, uses in inner.vars.items():
-            type_ = uses[0].type
-            if len(uses) == 1:
-                link = uses[0]
-            else:
-                con = g.new_node(G.CON, box, len(uses), 1)
-                for i, u in enumerate(uses):
-                    g.set_dst(u, con, i)
-                link = g.new_link(type_, src=(con, 0))
+            link = self.contract(uses, uses[0].type, box)
             out.vars[name] = [self.door(box, G.WHY, link, level)]
         for link in inner.provs:
             out.provs.append(self.door(box, G.PWHY, link, level))
@@ -147,8 +140,7 @@ class _Translator:
     def door(self, box: G.Box, kind: str, inner: G.Link, level) -> G.Link:
         g = self.g
         door = g.new_node(kind, level, 1, 1)
-        door.door_of = box
-        box.doors.append(door)
+        g.add_door(box, door)
         g.set_dst(inner, door, 0)
         return g.new_link(inner.type, src=(door, 0))
 

@@ -33,16 +33,11 @@ class B:
 
     def box(self, level=None):
         """A new box at `level` with its principal door; returns (box, bang)."""
-        box = self.g.new_box(level)
-        bang = self.node(G.BANG, level, 1, 1)
-        bang.door_of = box
-        box.principal = bang
-        return box, bang
+        return self.g.new_boxed(level)
 
     def door(self, box, kind):
         door = self.node(kind, box.parent, 1, 1)
-        door.door_of = box
-        box.doors.append(door)
+        self.g.add_door(box, door)
         return door
 
     def param(self, value, src):

@@ -74,13 +74,7 @@ def duplicate(m, box, con):
     copy, _ = g.copy_box(box, box.parent)
     g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
-    level = box.parent
-    for door, twin in zip(box.doors, copy.doors):
-        up = door.outs[0]
-        join = g.new_node(G.PCON, level, 2, 1)
-        g.set_src(up, join, 0)
-        g.new_link(up.type, src=(door, 0), dst=(join, 0))
-        g.set_dst(twin.outs[0], join, 1)
+    g.join_doors([box, copy])  # G is closed: only ¿-doors, each pair meeting at a rotC_2
     m.token.position = copy.root
 
 

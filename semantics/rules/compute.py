@@ -102,11 +102,8 @@ def iter_unfold(m, op, n):
         der = g.new_node(G.DER, level, 1, 1)
         g.new_link(G.plain(fn_type), src=(app, 0), dst=(der, 0))
         g.new_link(G.bang(fn_type), src=(der, 0), dst=(con, i))
-        box = g.new_box(level)
+        box, bang = g.new_boxed(level)
         e = g.new_node(G.VCONST, box, 1, 0, (basis(m.field, n, i), name))
-        bang = g.new_node(G.BANG, level, 1, 1)
-        bang.door_of = box
-        box.principal = bang
         g.new_link(G.plain(va), src=(bang, 0), dst=(e, 0))
         g.new_link(G.bang(va), src=(app, 1), dst=(bang, 0))
         current = g.new_link(G.plain(va), src=(step, 1))

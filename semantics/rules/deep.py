@@ -18,24 +18,6 @@ def _copies(g: G.Graph, box: G.Box, n: int) -> list[G.Box]:
     return [box] + [g.copy_box(box, box.parent)[0] for _ in range(n - 1)]
 
 
-def _join_doors(g: G.Graph, boxes: list[G.Box], level) -> None:
-    """Join the i-th auxiliary doors of the copies: ?-doors by a new C_n, ¿-doors by a new rotC_n.
-
-    The original's door outputs keep their targets through the join; the copies'
-    outputs (dangling) enter it. For n = 1 the join is the identity (our decision).
-    """
-    n = len(boxes)
-    if n == 1:
-        return
-    for i, door in enumerate(boxes[0].doors):
-        up = door.outs[0]
-        join = g.new_node(G.CON if door.kind == G.WHY else G.PCON, level, n, 1)
-        g.set_src(up, join, 0)
-        g.new_link(up.type, src=(door, 0), dst=(join, 0))
-        for j, copy in enumerate(boxes[1:], start=1):
-            g.set_dst(copy.doors[i].outs[0], join, j)
-
-
 @rule("deep.contract", "rewrite")
 def contract(m, box, con):
     """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n."""
@@ -48,7 +30,7 @@ def contract(m, box, con):
     for link, copy in zip(inputs[1:], boxes[1:]):
         g.set_dst(link, copy.principal, 0)
     g.delete_node(con)
-    _join_doors(g, boxes, k.parent)
+    g.join_doors(boxes)  # for n = 1 the identity (our decision, docs/RULES.md)
 
 
 @rule("deep.project", "rewrite")
@@ -74,7 +56,7 @@ def project(m, box, proj):
         g.set_dst(link, b.principal, 0)
     g.delete_link(old)
     g.delete_node(proj)
-    _join_doors(g, boxes, k.parent)
+    g.join_doors(boxes)
 
 
 def _provisional_paths(g: G.Graph, h: G.Box):
@@ -136,19 +118,13 @@ def decouple(m, box, abd):
     ends = [_next_on_path(d.outs[0]) for d in h.doors]
 
     # x: a new closed box holding the vector constant of the current values.
-    xbox = g.new_box(level)
+    xbox, xbang = g.new_boxed(level)
     vconst = g.new_node(G.VCONST, xbox, 1, 0, (values, name))
-    xbang = g.new_node(G.BANG, level, 1, 1)
-    xbang.door_of = xbox
-    xbox.principal = xbang
     g.new_link(G.plain(va), src=(xbang, 0), dst=(vconst, 0))
     g.set_dst(x_link, xbang, 0)
 
     # f: a new closed box holding λv. D(H'), with v projected by P_n.
-    fbox = g.new_box(level)
-    fbang = g.new_node(G.BANG, level, 1, 1)
-    fbang.door_of = fbox
-    fbox.principal = fbang
+    fbox, fbang = g.new_boxed(level)
     lam = g.new_node(G.LAM, fbox, 1, 2)
     g.new_link(G.plain(Arrow(va, model)), src=(fbang, 0), dst=(lam, 0))
     der = g.new_node(G.DER, fbox, 1, 1)

@@ -50,9 +50,13 @@ class Collector:
                     return True
         return False
 
+    def _weakenings(self) -> list:
+        """Every node with no input (C_0, rotC_0, P_0): the only places garbage starts."""
+        return [n for n in self.machine.graph.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ)]
+
     def collect(self) -> None:
         g = self.machine.graph
-        work = [n for n in g.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ)]
+        work = self._weakenings()
         while work:
             node = work.pop()
             if node not in g.nodes:
@@ -63,12 +67,10 @@ class Collector:
             rule_id, redex = found
             if rule_id == "gc.box" and self._protected(redex[1]):
                 continue
-            if rule_id in ("gc.con0", "gc.pcon0"):
-                target = node.outs[0].dst
+            above = node.outs[0].dst
             REGISTRY[rule_id].apply(self.machine, *redex)
             self.counts[rule_id] += 1
-            if rule_id in ("gc.con0", "gc.pcon0"):
-                if not target.ins:
-                    work.append(target)
-            else:
-                work.extend(n for n in g.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ) and n not in work)
+            if rule_id == "gc.box":
+                work.extend(self._weakenings())  # new C_0 / rotC_0 on the box's doors (repeats are re-checked)
+            elif not above.ins:
+                work.append(above)  # the contraction above lost its last input

@@ -319,9 +319,8 @@ def _g_with_doors(b, n_doors):
     return pos, doors
 
 
-def test_deep_contract():
-    # G's ?-door and a D outside both enter C_2, whose output is the box K = ![5].
-    b = B()
+def _contraction_redex(b):
+    """G's ?-door and a D outside both enter C_2, whose output enters a box K (returned, empty)."""
     pos, (why,) = _g_with_doors(b, 1)
     other = b.node(G.DER, None, 1, 1)
     b.link(G.plain(F), dst=(other, 0))
@@ -330,14 +329,27 @@ def test_deep_contract():
     b.link(G.bang(F), src=(other, 0), dst=(con, 1))
     k_box, k_bang = b.box()
     b.link(G.bang(F), src=(con, 0), dst=(k_bang, 0))
+    return pos, k_box, k_bang
+
+
+def _contracted(e):
+    """The expected graph's frame: G's ?-door and the outer D, each to be given its copy of K."""
+    epos, (ewhy,) = _g_with_doors(e, 1)
+    eother = e.node(G.DER, None, 1, 1)
+    e.link(G.plain(F), dst=(eother, 0))
+    return epos, (ewhy, eother)
+
+
+def test_deep_contract():
+    # K = ![5] under C_2: one copy of K per input of the contraction.
+    b = B()
+    pos, k_box, k_bang = _contraction_redex(b)
     b.link(G.plain(F), src=(k_bang, 0), dst=(b.const(5, k_box), 0))
     m = b.machine(pos, UP, "?", [STAR])
 
     e = B()
-    epos, (ewhy,) = _g_with_doors(e, 1)
-    eother = e.node(G.DER, None, 1, 1)
-    e.link(G.plain(F), dst=(eother, 0))
-    for src in (ewhy, eother):
+    epos, sources = _contracted(e)
+    for src in sources:
         k_box, k_bang = e.box()
         e.link(G.bang(F), src=(src, 0), dst=(k_bang, 0))
         e.link(G.plain(F), src=(k_bang, 0), dst=(e.const(5, k_box), 0))
@@ -347,14 +359,7 @@ def test_deep_contract():
 def test_deep_contract_joins_the_copies_doors():
     # K = ![rotD -> ¿] over a ¡: the two copies' ¿-doors meet at a rotC_2 (constants are shared).
     b = B()
-    pos, (why,) = _g_with_doors(b, 1)
-    other = b.node(G.DER, None, 1, 1)
-    b.link(G.plain(F), dst=(other, 0))
-    con = b.node(G.CON, None, 2, 1)
-    b.link(G.bang(F), src=(why, 0), dst=(con, 0))
-    b.link(G.bang(F), src=(other, 0), dst=(con, 1))
-    k_box, k_bang = b.box()
-    b.link(G.bang(F), src=(con, 0), dst=(k_bang, 0))
+    pos, k_box, k_bang = _contraction_redex(b)
     pder = b.node(G.PDER, k_box, 1, 1)
     b.link(G.plain(F), src=(k_bang, 0), dst=(pder, 0))
     door = b.door(k_box, G.PWHY)
@@ -363,11 +368,9 @@ def test_deep_contract_joins_the_copies_doors():
     m = b.machine(pos, UP, "?", [STAR])
 
     e = B()
-    epos, (ewhy,) = _g_with_doors(e, 1)
-    eother = e.node(G.DER, None, 1, 1)
-    e.link(G.plain(F), dst=(eother, 0))
+    epos, sources = _contracted(e)
     join = e.node(G.PCON, None, 2, 1)
-    for i, src in enumerate((ewhy, eother)):
+    for i, src in enumerate(sources):
         k_box, k_bang = e.box()
         e.link(G.bang(F), src=(src, 0), dst=(k_bang, 0))
         pder = e.node(G.PDER, k_box, 1, 1)

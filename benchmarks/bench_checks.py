@@ -16,11 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_machine import FAMILIES  # noqa: E402
-from semantics.checks import Monitor, make_checks, registry  # noqa: E402
-from semantics.machine import Machine  # noqa: E402
-from semantics.parser import parse  # noqa: E402
-from semantics.translate import translate  # noqa: E402
-from semantics.typecheck import typecheck  # noqa: E402
+from goi.semantics.checks import Monitor, make_checks, registry  # noqa: E402
+from goi.semantics.machine import Machine  # noqa: E402
+from goi.semantics.parser import parse  # noqa: E402
+from goi.semantics.translate import translate  # noqa: E402
+from goi.semantics.typecheck import typecheck  # noqa: E402
 
 
 def timed(judgement, checks, mode):

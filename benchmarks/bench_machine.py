@@ -18,11 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from semantics.machine import Machine  # noqa: E402
-from semantics.parser import parse  # noqa: E402
-from semantics.translate import translate  # noqa: E402
-from semantics.typecheck import typecheck  # noqa: E402
-from semantics.values import RationalField  # noqa: E402
+from goi.semantics.machine import Machine  # noqa: E402
+from goi.semantics.parser import parse  # noqa: E402
+from goi.semantics.translate import translate  # noqa: E402
+from goi.semantics.typecheck import typecheck  # noqa: E402
+from goi.semantics.values import RationalField  # noqa: E402
 
 
 class CountingField(RationalField):

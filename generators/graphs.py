@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from semantics import graph as G
-from semantics.translate import translate
-from semantics.typecheck import typecheck
+from goi.semantics import graph as G
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import typecheck
 
 from .typed import programs
 

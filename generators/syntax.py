@@ -11,9 +11,9 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from semantics import syntax as S
-from semantics.parser import KEYWORDS
-from semantics.types import Arrow, F, Vec
+from goi.semantics import syntax as S
+from goi.semantics.parser import KEYWORDS
+from goi.semantics.types import Arrow, F, Vec
 
 _ident_tail = st.text(alphabet="abcxyzAB09_'", max_size=3)
 variables = st.builds(lambda head, tail: head + tail, st.sampled_from("fgpqxyzuvw"), _ident_tail).filter(

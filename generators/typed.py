@@ -16,8 +16,8 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from semantics import syntax as S
-from semantics.types import Arrow, F, Type, Vec
+from goi.semantics import syntax as S
+from goi.semantics.types import Arrow, F, Type, Vec
 
 # A few small function types over F (vector types are added inside decouplings).
 FUNCTION_TYPES = [Arrow(F, F), Arrow(F, Arrow(F, F)), Arrow(Arrow(F, F), F)]

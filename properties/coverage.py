@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from semantics.rules import load_all
+from goi.semantics.rules import load_all
 
 TOTALS: Counter = Counter()  # rule id -> transitions
 RUNS: Counter = Counter()  # rule id -> runs in which it fired
@@ -17,26 +17,28 @@ FEATURES: Counter = Counter()  # feature -> runs (decoupling, deep decoupling, p
 RUN_COUNT = [0]
 
 
-def record(outcome, machine=None, deep_decouplings: int = 0) -> None:
+def record(result, deep_decouplings: int = 0) -> None:
+    """Count one run (a goi.Result) and report its rules to Hypothesis as events."""
     from hypothesis import event
     from hypothesis.errors import InvalidArgument
 
     RUN_COUNT[0] += 1
-    TOTALS.update(outcome.counts)
-    for rule_id in outcome.counts:
+    fired = {r: n for r, n in result.rules.items() if n}
+    TOTALS.update(fired)
+    for rule_id in fired:
         RUNS[rule_id] += 1
         try:
             event(f"rule {rule_id}")
         except InvalidArgument:  # not inside a Hypothesis test: no statistics, counts still kept
             pass
-    for feature in features(outcome):
+    for feature in features(fired):
         FEATURES[feature] += 1
     if deep_decouplings:
         FEATURES["deep decoupling"] += 1
 
 
-def features(outcome) -> list[str]:
-    c = outcome.counts
+def features(c: dict[str, int]) -> list[str]:
+    """The constructs a run exercised, from its per-rule counts."""
     found = []
     if c.get("deep.decouple"):
         found.append("decoupling")

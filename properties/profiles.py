@@ -1,21 +1,40 @@
 """Hypothesis profiles of the project, and what each means for the properties.
 
-Registered by tests/conftest.py (and the CLI). Select with `pytest --hypothesis-profile=NAME`.
+| profile | Hypothesis parent | examples | randomness | database | term depth | checks (docs/INVARIANTS.md) | determinism orders |
+|---|---|---|---|---|---|---|---|
+| ci   | Hypothesis' `ci`      | 60   | derandomised: the same examples on every run | none | 4 | sampled | 4 |
+| dev  | Hypothesis' `default` | 200  | random | `.hypothesis/` (or Redis) | 5 | sampled | 8 |
+| deep | Hypothesis' `default` | 2000 | random | `.hypothesis/` (or Redis) | 7 | exhaustive, stability replayed after every rewrite | 24 |
 
-| profile | examples | term depth | checks (docs/INVARIANTS.md) | determinism orders per phase |
-|---|---|---|---|---|
-| ci   | 60   | 4 | sampled    | 4  |
-| dev  | 200  | 5 | sampled    | 8  |
-| deep | 2000 | 7 | exhaustive, stability replayed after every rewrite | 24 |
+Each profile is registered with an explicit parent, so what it means never depends on the
+profile loaded when it was registered. Ours `ci` *extends* Hypothesis' built-in `ci`
+(derandomised, no database, deadline off, blobs printed), which Hypothesis loads by itself
+when it detects a CI environment: CI gives the same verdict on every run, and randomness
+belongs to `dev` and `deep`, whose failures are kept in the example database and replayed
+first.
+
+The project's own knobs (term depth, check mode, determinism orders) are a `Config` per
+profile name: `config(name)` raises UnknownProfile for a name that has none (register one
+with `register_config`). Hypothesis' `default` profile (nothing chosen, not in CI) has the
+`dev` configuration.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, settings
 
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+# Hypothesis' own profiles, as Hypothesis defines them (before ours replace the name "ci").
+_HYPOTHESIS_DEFAULT = settings.get_profile("default")
+_HYPOTHESIS_CI = settings.get_profile("ci")
+
+
+class UnknownProfile(ValueError):
+    """A Hypothesis profile with no goi configuration."""
 
 
 @dataclass(frozen=True)
@@ -28,19 +47,20 @@ class Config:
     max_steps: int = 2_000_000
 
 
-CONFIGS = {
+CONFIGS: dict[str, Config] = {
     "ci": Config(60, 4, "sampled", "sampled", 4),
     "dev": Config(200, 5, "sampled", "sampled", 8),
     "deep": Config(2000, 7, "exhaustive", "exhaustive", 24),
 }
+CONFIGS["default"] = CONFIGS["dev"]
+
+PROFILES = ("ci", "dev", "deep")  # the profiles goi registers (and `goi props --profile` offers)
 
 
 def shared_database():
     """Hypothesis' own Redis example database when GOI_HYPOTHESIS_REDIS=redis://host:port/db
     is set (for spreading a deep run over machines: they share failures and their shrinking);
-    None (Hypothesis' default directory database) otherwise. Needs `pip install redis`."""
-    import os
-
+    None (Hypothesis' default directory database) otherwise. Needs the `redis` extra."""
     url = os.environ.get("GOI_HYPOTHESIS_REDIS")
     if not url:
         return None
@@ -51,14 +71,49 @@ def shared_database():
 
 
 def register() -> None:
+    """Register ci, dev and deep with Hypothesis (idempotent)."""
     database = shared_database()
-    extra = {"database": database} if database is not None else {}
-    for name, c in CONFIGS.items():
-        settings.register_profile(name, max_examples=c.examples, deadline=None, print_blob=True, suppress_health_check=SUPPRESS, **extra)
+    stored = {"database": database} if database is not None else {}
+    common = dict(deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
+    settings.register_profile("ci", parent=_HYPOTHESIS_CI, max_examples=CONFIGS["ci"].examples, **common)
+    for name in ("dev", "deep"):
+        settings.register_profile(name, parent=_HYPOTHESIS_DEFAULT, max_examples=CONFIGS[name].examples, **common, **stored)
+
+
+def register_config(name: str, config: Config) -> None:
+    """Give a profile of your own (registered with Hypothesis) the project's knobs."""
+    CONFIGS[name] = config
+
+
+def config(name: str) -> Config:
+    """The project's configuration for a Hypothesis profile name."""
+    try:
+        return CONFIGS[name]
+    except KeyError:
+        known = ", ".join(sorted(CONFIGS))
+        raise UnknownProfile(
+            f"the Hypothesis profile {name!r} has no goi configuration (known: {known}); "
+            "choose one with --hypothesis-profile or HYPOTHESIS_PROFILE, or give yours one "
+            "with goi.properties.profiles.register_config"
+        ) from None
 
 
 def current() -> Config:
-    """The configuration of the active Hypothesis profile (dev if it is not one of ours)."""
-    getter = getattr(settings, "get_current_profile_name", None)
-    name = getter() if getter else getattr(settings, "_current_profile", "dev")
-    return CONFIGS.get(name, CONFIGS["dev"])
+    """The configuration of the loaded Hypothesis profile."""
+    return config(settings.get_current_profile_name())
+
+
+def load_selected(environ=os.environ) -> str:
+    """For test runners: load the profile named by HYPOTHESIS_PROFILE if set; otherwise keep
+    what Hypothesis loaded by itself (its `ci` in a CI environment) and, where that is
+    Hypothesis' `default` (nothing chosen), load `dev`. Returns the loaded profile's name.
+    `--hypothesis-profile` (Hypothesis' pytest option) is applied by Hypothesis after this
+    and wins over both."""
+    register()
+    name = environ.get("HYPOTHESIS_PROFILE")
+    if name:
+        config(name)  # a clear error for a name goi does not know
+        settings.load_profile(name)
+    elif settings.get_current_profile_name() == "default":
+        settings.load_profile("dev")
+    return settings.get_current_profile_name()

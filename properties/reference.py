@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from semantics import core as C
+from goi.semantics import core as C
 
 
 # ---- symbolic numbers ------------------------------------------------------------

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from semantics.checks import Monitor, make_checks
-from semantics.machine import FirstStrategy, Machine
-from semantics.pretty import pretty
-from semantics.translate import translate
-from semantics.typecheck import typecheck
+from goi.api import Execution
+from goi.semantics.pretty import pretty
 
 from .coverage import record
 
@@ -29,34 +26,29 @@ class BudgetFinding(Finding):
 
 
 def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, strategy=None, params=None, graph=None):
-    """Run a closed program (or a given graph of it) on the machine with the given checks;
-    returns (judgement, machine, outcome)."""
-    from semantics.gc import Collector
-
-    judgement = typecheck(term)
-    if graph is None:
-        graph = translate(judgement, params=params)
-    machine = Machine(graph, strategy=strategy or FirstStrategy())
-    if gc:
-        Collector(machine)
-    monitor = Monitor(
-        machine,
-        make_checks(
-            list(checks),
-            check_mode=config.check_mode,
-            stability_mode=config.stability_mode,
-            determinism_paths=config.determinism_paths,
-        ),
-    )
-    outcome = monitor.run(config.max_steps)
+    """Run a closed program (or a given graph of it) on the machine with the given checks,
+    through the one pipeline of goi.api; returns (judgement, machine, result)."""
     from .reference import deep_decouplings
 
-    record(outcome, machine, deep_decouplings=deep_decouplings(judgement) if outcome.counts.get("deep.decouple") else 0)
-    if outcome.status == "budget":
+    execution = Execution(
+        term,
+        params=params,
+        strategy=strategy,
+        checks=checks,
+        check_mode=config.check_mode,
+        stability_mode=config.stability_mode,
+        determinism_paths=config.determinism_paths,
+        gc=gc,
+        graph=graph,
+    )
+    result = execution.run(config.max_steps)
+    judgement = execution.judgement
+    record(result, deep_decouplings=deep_decouplings(judgement) if result.rules.get("deep.decouple") else 0)
+    if result.status == "budget":
         raise BudgetFinding(prop, f"step budget {config.max_steps} reached", _show(term))
-    if outcome.status == "violation":
-        raise Finding(prop, outcome.reason, _show(term))
-    return judgement, machine, outcome
+    if result.status == "violation":
+        raise Finding(prop, result.reason or "", _show(term))
+    return judgement, execution.machine, result
 
 
 def _show(term) -> str:

@@ -58,3 +58,21 @@ class TypeCheckError(GoiError):
 
 class ReadError(GoiError):
     kind = "io"
+
+
+class UsageError(GoiError):
+    """The command line is wrong: an unknown option, a bad number, FILE and -e together, a
+    --params list of the wrong length. Exit code 2 (argparse's convention)."""
+
+    kind = "usage"
+
+    def __init__(self, message: str, prog: str = "goi", usage: str = ""):
+        super().__init__(message)
+        self.prog = prog
+        self.usage = usage
+
+
+class LimitError(GoiError):
+    """The input is beyond what this implementation handles (nesting depth)."""
+
+    kind = "limit"

@@ -6,6 +6,8 @@ BAD_INPUT = 3  # the program (or --params) cannot be read, parsed or typed
 STUCK = 4  # the run got stuck (no rule applies to a non-final state), or an invariant failed
 BUDGET = 5  # the run reached its step limit (--max-steps)
 UNDEFINED = 6  # a division by zero under --division strict
+INTERRUPTED = 130  # Ctrl-C (128 + SIGINT); `goi props` first prints what finished
+BROKEN_PIPE = 141  # the reader of standard output went away (128 + SIGPIPE): stopped quietly
 INTERNAL = 70  # a bug in goi (EX_SOFTWARE): please report it, with the input
 
 FOR_STATUS = {"final": OK, "stuck": STUCK, "violation": STUCK, "budget": BUDGET, "undefined": UNDEFINED}

@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from . import graph as G
 from .rules import REGISTRY, closed_box, compute, load_all, open_box, passes
-from .token import DOWN, NONE_FLAG, Token, show_box_stack, show_flag, show_stack
+from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_element, show_flag, show_stack
 from .values import DivisionByZero, RationalField, SizeMismatch
 
 load_all()
@@ -50,16 +50,55 @@ class RandomStrategy:
         return options[self.rng.randrange(len(options))]
 
 
+DIRECTION_WORDS = {UP: "up", DOWN: "down"}
+
+
+def element_to_json(x, show_value=str):
+    """A computation-stack element as JSON: a marker's symbol (★ @ λ), a scalar as an exact
+    rational string, a vector as a list of such strings."""
+    if isinstance(x, Marker):
+        return x.symbol
+    if isinstance(x, tuple):
+        return [show_value(v) for v in x]
+    return show_value(x)
+
+
 @dataclass
 class Step:
+    """The state after one transition: its number and rule, then the token (position,
+    direction, rewriting flag, computation stack and box stack, both stacks top first)."""
+
     number: int
     rule: str
     position: int
     position_type: str
-    direction: str
+    direction: str  # "↑" or "↓"
     flag: str
-    stack: str
-    box_stack: str
+    stack: tuple  # elements: markers, scalars, vectors (tuples); top first
+    box_stack: tuple  # link ids; top first
+
+    def render(self, show_value=str) -> str:
+        """One line of `goi run --trace`."""
+        stack = ":".join([show_element(x, show_value) for x in self.stack] + ["□"])
+        boxes = ":".join([f"ℓ{i}" for i in self.box_stack] + ["□"])
+        return (
+            f"{self.number:>7} {self.rule:<20} ℓ{self.position:<5} {self.position_type:<14} "
+            f"{self.direction} {self.flag:<6} S={stack}  B={boxes}"
+        )
+
+    def to_json(self, show_value=str) -> dict:
+        """One trace step of `goi run --json --trace` (schema goi.run/1): stacks as arrays, top
+        first; the direction as a word."""
+        return {
+            "number": self.number,
+            "rule": self.rule,
+            "position": self.position,
+            "position_type": self.position_type,
+            "direction": DIRECTION_WORDS[self.direction],
+            "flag": self.flag,
+            "stack": [element_to_json(x, show_value) for x in self.stack],
+            "box_stack": list(self.box_stack),
+        }
 
 
 @dataclass
@@ -153,8 +192,8 @@ class Machine:
             str(t.position.type),
             t.direction,
             show_flag(t.flag),
-            show_stack(t.stack, self.field.show),
-            show_box_stack(t.box_stack),
+            tuple(reversed(t.stack)),
+            tuple(link.id for link in reversed(t.box_stack)),
         )
 
     # ---- running -----------------------------------------------------------------

@@ -87,7 +87,7 @@ def _reserve_keywords(tok: Token) -> Token:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("semantics").joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
         parser="lalr",

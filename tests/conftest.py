@@ -1,7 +1,6 @@
-from hypothesis import settings
+"""Profiles: `pytest --hypothesis-profile=NAME`, or HYPOTHESIS_PROFILE=NAME, or nothing (dev;
+Hypothesis' own CI detection gives ci). See properties/profiles.py (goi.properties.profiles)."""
 
-from properties.profiles import register
+from goi.properties.profiles import load_selected
 
-register()
-# `--hypothesis-profile=NAME` (Hypothesis' pytest plugin) overrides this default.
-settings.load_profile("dev")
+load_selected()

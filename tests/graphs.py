@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from semantics import graph as G
-from semantics.machine import Machine
-from semantics.token import Token
-from semantics.types import Arrow, F, Vec
+from goi.semantics import graph as G
+from goi.semantics.machine import Machine
+from goi.semantics.token import Token
+from goi.semantics.types import Arrow, F, Vec
 
 VA = Vec("a")
 FF = Arrow(F, F)

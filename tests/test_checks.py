@@ -5,14 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from semantics import exitcodes
-from semantics.checks import InvariantViolation, Monitor, Policy, make_checks, registry
-from semantics.cli import main
-from semantics.gc import Collector
-from semantics.machine import Machine, RandomStrategy
-from semantics.rules import REGISTRY, Rule
-from semantics.translate import translate
-from semantics.typecheck import check_program
+from goi.semantics import exitcodes
+from goi.semantics.checks import InvariantViolation, Monitor, Policy, make_checks, registry
+from goi.cli import main
+from goi.semantics.gc import Collector
+from goi.semantics.machine import Machine, RandomStrategy
+from goi.semantics.rules import REGISTRY, Rule
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import check_program
 
 PROGRAMS = Path(__file__).parent / "programs"
 SMALL = sorted(p for p in PROGRAMS.glob("*/*.goi") if "gradient" not in p.name)

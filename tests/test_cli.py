@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics import exitcodes
-from semantics.cli import main
+from goi.semantics import exitcodes
+from goi.cli import main
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -97,18 +97,16 @@ def test_unreadable_files_are_bad_input(capsys, tmp_path):
     assert code == exitcodes.BAD_INPUT and json.loads(out)["error"]["kind"] == "io"
 
 
-def test_no_program_is_bad_input(capsys):
+def test_no_program_is_a_usage_error(capsys):
     code, _, err = run(capsys, "parse")
-    assert code == exitcodes.BAD_INPUT and "no program given" in err
+    assert code == exitcodes.USAGE and "no program given" in err
 
 
 def test_usage_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as info:
-        main(["frobnicate"])
-    assert info.value.code == exitcodes.USAGE
-    with pytest.raises(SystemExit) as info:
-        main(["parse", "file.goi", "-e", "1"])
-    assert info.value.code == exitcodes.USAGE
+    code, _, err = run(capsys, "frobnicate")
+    assert code == exitcodes.USAGE and "invalid choice: 'frobnicate'" in err
+    code, _, err = run(capsys, "parse", "file.goi", "-e", "1")
+    assert code == exitcodes.USAGE and "not both" in err
 
 
 def test_long_operator_chains_are_handled(capsys):

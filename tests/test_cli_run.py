@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from semantics import exitcodes
-from semantics.cli import main
-from semantics.rules import load_all
+from goi.semantics import exitcodes
+from goi.cli import main
+from goi.semantics.rules import load_all
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -68,8 +68,11 @@ def test_trace_in_json(capsys):
     data = json.loads(out)
     assert len(data["trace"]) == data["transitions"]["total"] == 14
     step = data["trace"][8]
-    assert step["rule"] == "rw.beta" and step["flag"] == "□" and step["direction"] == "↑"
+    assert step["rule"] == "rw.beta" and step["flag"] == "□" and step["direction"] == "up"
     assert set(step) == {"number", "rule", "position", "position_type", "direction", "flag", "stack", "box_stack"}
+    # stacks as arrays, top first: after β the token carries the value 1 … on ★
+    assert all(isinstance(s["stack"], list) and isinstance(s["box_stack"], list) for s in data["trace"])
+    assert data["trace"][-1]["stack"] == ["1"] and data["trace"][-1]["direction"] == "down"
 
 
 def test_dot_files(capsys, tmp_path):
@@ -98,15 +101,18 @@ def test_exit_codes(capsys, argv, code, status):
 
 
 @pytest.mark.parametrize(
-    "argv,fragment",
+    "argv,code,kind,fragment",
     [
-        (["--params", "1,2", "-e", "{1}"], "--params gives 2 values, but the program has 1"),
-        (["--params", "x", "-e", "{1}"], "is not an exact rational"),
-        (["-e", "let f @ p = {1} in p"], "escapes"),
+        (["--params", "1,2", "-e", "{1}"], exitcodes.USAGE, "usage", "--params gives 2 values, but the program has 1"),
+        (["--params", "x", "-e", "{1}"], exitcodes.USAGE, "usage", "is not an exact rational"),
+        (["--max-steps", "-5", "-e", "1"], exitcodes.USAGE, "usage", "-5 is negative"),
+        (["--check", "form,nonsense", "-e", "1"], exitcodes.USAGE, "usage", "unknown check(s) nonsense"),
+        (["-e", "let f @ p = {1} in p"], exitcodes.BAD_INPUT, "type", "escapes"),
     ],
 )
-def test_bad_input_is_reported_as_json(capsys, argv, fragment):
-    code, out, _ = run(capsys, "--json", *argv)
-    assert code == exitcodes.BAD_INPUT
+def test_bad_input_is_reported_as_json(capsys, argv, code, kind, fragment):
+    got, out, _ = run(capsys, "--json", *argv)
+    assert got == code
     data = json.loads(out)
-    assert data["status"] == "error" and fragment in data["error"]["message"]
+    assert data["schema"] == "goi.error/1" and data["command"] == "run"
+    assert data["status"] == "error" and data["error"]["kind"] == kind and fragment in data["error"]["message"]

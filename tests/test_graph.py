@@ -2,12 +2,12 @@
 
 from fractions import Fraction
 
-from semantics import graph as G
-from semantics.compare import difference
-from semantics.parser import parse
-from semantics.translate import translate
-from semantics.typecheck import typecheck
-from semantics.types import Arrow, F, Vec
+from goi.semantics import graph as G
+from goi.semantics.compare import difference
+from goi.semantics.parser import parse
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import typecheck
+from goi.semantics.types import Arrow, F, Vec
 
 from graphs import FF, VA, B
 
@@ -175,8 +175,8 @@ def test_translation_orders_parameters_as_p_vector():
 def test_our_dominators_agree_with_networkx():
     import networkx as nx
 
-    from semantics.checks.graph_criterion import _successors, immediate_dominators
-    from semantics.machine import Machine
+    from goi.semantics.checks.graph_criterion import _successors, immediate_dominators
+    from goi.semantics.machine import Machine
 
     for text in ["let f @ p = {1} + 2 in f p", "(λf. f (f 1)) (λx. x + {2})", "let g @ q = (let f @ p = {1} in f ({2} × p)) in g q"]:
         m = Machine(_translate(text))
@@ -197,16 +197,16 @@ def test_our_dominators_agree_with_networkx():
 
 from hypothesis import given, settings  # noqa: E402
 
-from generators.typed import programs  # noqa: E402
+from goi.generators.typed import programs  # noqa: E402
 
 
 @settings(max_examples=40)
 @given(programs(max_depth=3), programs(max_depth=3))
 def test_canonical_form_agrees_with_vf2(t1, t2):
     """Isomorphism by canonical descriptions (used by the checks) against networkx's VF2."""
-    from semantics.compare import isomorphic, vf2_isomorphic
-    from semantics.machine import Machine, RandomStrategy
-    from semantics.typecheck import typecheck
+    from goi.semantics.compare import isomorphic, vf2_isomorphic
+    from goi.semantics.machine import Machine, RandomStrategy
+    from goi.semantics.typecheck import typecheck
 
     runs = []
     for term, strategy in ((t1, None), (t1, RandomStrategy(1)), (t2, None)):

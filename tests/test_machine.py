@@ -6,15 +6,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from generators.typed import programs
-from properties.reference import reference_value
-from semantics.compare import difference
-from semantics.machine import Machine, RandomStrategy, run_program
-from semantics.pretty import pretty
-from semantics.token import LAMBDA
-from semantics.translate import translate
-from semantics.typecheck import check_program, typecheck
-from semantics.values import RationalField
+from goi.generators.typed import programs
+from goi.properties.reference import reference_value
+from goi.semantics.compare import difference
+from goi.semantics.machine import Machine, RandomStrategy, run_program
+from goi.semantics.pretty import pretty
+from goi.semantics.token import LAMBDA
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import check_program, typecheck
+from goi.semantics.values import RationalField
 
 PROGRAMS = Path(__file__).parent / "programs"
 
@@ -149,8 +149,8 @@ def test_step_budget():
 
 def test_stuck_is_reported_with_the_rule_context():
     # A ?-door the token would have to cross: no rule applies.
-    from semantics import graph as G
-    from semantics.types import F
+    from goi.semantics import graph as G
+    from goi.semantics.types import F
 
     g = G.Graph()
     box = g.new_box(None)
@@ -193,7 +193,7 @@ def test_machine_agrees_with_the_reference_on_programs_with_decoupling(term):
 
 @given(programs(max_depth=4))
 def test_generated_programs_are_well_typed_and_round_trip(term):
-    from semantics.parser import parse
+    from goi.semantics.parser import parse
 
     j = typecheck(term)
     assert str(j.type) == "F"

@@ -12,13 +12,13 @@ from fractions import Fraction
 
 import pytest
 
-from semantics import graph as G
-from semantics.checks import Monitor, make_checks
-from semantics.machine import Machine
-from semantics.rules import REGISTRY, Rule, passes
-from semantics.token import DOWN, NONE_FLAG
-from semantics.translate import translate
-from semantics.typecheck import check_program
+from goi.semantics import graph as G
+from goi.semantics.checks import Monitor, make_checks
+from goi.semantics.machine import Machine
+from goi.semantics.rules import REGISTRY, Rule, passes
+from goi.semantics.token import DOWN, NONE_FLAG
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import check_program
 
 
 @contextmanager
@@ -123,7 +123,7 @@ def test_names_catches_copying_without_name_refreshing():
 def test_graph_catches_an_unboxed_decoupling_body():
     # A broken graph: the body of A(f,x).t not boxed, so the A-node is reachable from the
     # root without crossing a ?-door (what the translation's box is there to prevent).
-    from semantics import translate as T
+    from goi.semantics import translate as T
 
     original = T._Translator.decouple
 
@@ -163,7 +163,7 @@ def test_graph_catches_a_cycle_of_argument_type():
     door = b.door(box, G.WHY)
     b.link(G.bang(G.Field()), src=(inner, 0), dst=(door, 0))
     b.link(G.bang(G.Field()), src=(door, 0), dst=(con, 1))
-    from semantics.checks.graph_criterion import graph_problems
+    from goi.semantics.checks.graph_criterion import graph_problems
 
     assert any("cyclic box-path of argument types" in msg for msg, _ in graph_problems(b.g))
 
@@ -304,7 +304,7 @@ def gc_drops_a_door_fed_by_a_weakening(m, weak):
 
 
 def test_gc_check_catches_an_unsound_collector():
-    from semantics.rules import gc as gc_rules
+    from goi.semantics.rules import gc as gc_rules
 
     original = gc_rules.candidates_at
 
@@ -316,7 +316,7 @@ def test_gc_check_catches_an_unsound_collector():
     # (λx.0){1} in a box later decoupled: the discarded constant must still count (p • p = 1)
     text = "let f @ p = (λx. 0) {1} in (λy. p • p) (f p)"
     gc_rules.candidates_at = also_doors
-    import semantics.gc as collector_module
+    import goi.semantics.gc as collector_module
 
     collector_module.candidates_at = also_doors
     try:

@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from semantics import syntax as S
-from semantics.errors import ParseError
-from semantics.parser import parse
+from goi.semantics import syntax as S
+from goi.semantics.errors import ParseError
+from goi.semantics.parser import parse
 
 
 def V(name):

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from generators.syntax import terms
-from semantics import syntax as S
-from semantics.parser import parse
-from semantics.pretty import decimal, pretty
+from goi.generators.syntax import terms
+from goi.semantics import syntax as S
+from goi.semantics.parser import parse
+from goi.semantics.pretty import decimal, pretty
 
 PROGRAMS = sorted(Path(__file__).parent.joinpath("programs").glob("*/*.goi"))
 

@@ -6,59 +6,34 @@ from collections import Counter
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import properties
-from generators.graphs import split_graphs
-from generators.typed import contexts, pairs, programs, terms
-from properties.profiles import current
-from semantics.machine import Machine
-from semantics.rules import load_all
-from semantics.translate import translate
-from semantics.typecheck import typecheck
-from semantics.types import Arrow, F, Vec
+from goi import properties
+from goi.properties import suite
+from goi.generators.graphs import split_graphs
+from goi.generators.typed import contexts, pairs, programs, terms
+from goi.properties.profiles import current
+from goi.semantics.machine import Machine
+from goi.semantics.rules import load_all
+from goi.semantics.translate import translate
+from goi.semantics.typecheck import typecheck
+from goi.semantics.types import Arrow, F, Vec
 
 CONFIG = current()
 DEPTH = CONFIG.max_depth
 
 
-@given(programs(max_depth=DEPTH))
-def test_soundness(term):
-    properties.soundness(term, CONFIG)
-
-
-@given(programs(max_depth=DEPTH))
-def test_invariants_after_every_transition(term):
-    properties.invariants(term, CONFIG)
-
-
-@given(programs(max_depth=DEPTH), st.integers(min_value=0, max_value=2**16))
-def test_determinism_and_alpha_equivalence(term, seed):
-    properties.determinism(term, CONFIG, seed)
-
-
-@given(programs(max_depth=DEPTH))
-def test_gc_bisimulation(term):
-    properties.gc_bisimulation(term, CONFIG)
-
-
-@given(programs(max_depth=DEPTH))
-def test_agreement_with_the_second_opinion(term):
-    properties.agreement(term, CONFIG)
+# The property tests are goi.properties.suite's, the ones `goi props` runs: one database key each.
+test_soundness = suite.build("soundness", CONFIG)
+test_invariants_after_every_transition = suite.build("invariants", CONFIG)
+test_determinism_and_alpha_equivalence = suite.build("determinism", CONFIG)
+test_gc_bisimulation = suite.build("gc", CONFIG)
+test_agreement_with_the_second_opinion = suite.build("agreement", CONFIG)
+test_parameter_preservation = suite.build("parameters", CONFIG)
+test_split_contractions = suite.build("contractions", CONFIG)
 
 
 @given(programs(max_depth=DEPTH, decoupling=False, iterated=False))
 def test_agreement_on_decoupling_free_programs(term):
     properties.agreement(term, CONFIG)
-
-
-@given(programs(max_depth=DEPTH))
-def test_parameter_preservation(term):
-    properties.parameter_preservation(term, CONFIG)
-
-
-@given(split_graphs(max_depth=DEPTH))
-def test_split_contractions(case):
-    term, _judgement, graph = case
-    properties.split_contractions(term, graph, CONFIG)
 
 
 # ---- the generators: well-typed by construction, no filtering --------------------------

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from semantics import graph as G
-from semantics.compare import difference
-from semantics.token import AT, DOWN, LAMBDA, STAR, UP, Token
-from semantics.types import Arrow, F
+from goi.semantics import graph as G
+from goi.semantics.compare import difference
+from goi.semantics.token import AT, DOWN, LAMBDA, STAR, UP, Token
+from goi.semantics.types import Arrow, F
 
 from graphs import FF, VA, B
 

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from semantics.rules import load_all
+from goi.semantics.rules import load_all
 
 CATALOGUE = Path(__file__).parent.parent / "docs" / "RULES.md"
 

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from semantics import core as C
-from semantics.errors import TypeCheckError
-from semantics.parser import parse
-from semantics.typecheck import check_program, typecheck
-from semantics.types import Arrow, F, Vec
+from goi.semantics import core as C
+from goi.semantics.errors import TypeCheckError
+from goi.semantics.parser import parse
+from goi.semantics.typecheck import check_program, typecheck
+from goi.semantics.types import Arrow, F, Vec
 
 PROGRAMS = Path(__file__).parent / "programs"
 

@@ -1,0 +1,46 @@
+"""goi — the reference oracle for the abductive calculus (docs/API.md).
+
+    import goi
+
+    judgement = goi.check("let f @ p = {1} * {2} in f p")   # A | Γ | p⃗ ⊢ t : T
+    result = goi.run("(λx. x + x) {1}")                     # status, value, transitions, …
+    goi.strategies.programs()                               # Hypothesis strategies
+    goi.properties.soundness(term, config)                  # the paper's theorems
+
+Subpackages: goi.semantics (front end, graphs, rules, machine, checks), goi.generators,
+goi.properties, goi.reports.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from . import strategies
+from .api import DEFAULT_MAX_STEPS, Execution, Program, Result, Value, check, prepare, run
+from .semantics.checks import InvariantViolation
+from .semantics.errors import GoiError, ParseError, ReadError, TypeCheckError
+from .semantics.typecheck import Judgement
+
+try:
+    __version__ = _version("goi-abductive")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "Execution",
+    "GoiError",
+    "InvariantViolation",
+    "Judgement",
+    "ParseError",
+    "Program",
+    "ReadError",
+    "Result",
+    "TypeCheckError",
+    "Value",
+    "__version__",
+    "check",
+    "prepare",
+    "run",
+    "strategies",
+]

@@ -1,0 +1,229 @@
+"""The one pipeline from a program to an outcome: parse → type-check → translate → run the
+graph machine (with invariant checks and garbage collection when asked).
+
+The CLI, the properties and the benchmarks all go through here (docs/API.md):
+
+    >>> import goi
+    >>> goi.check("let f @ p = {1} * {2} in f p").params
+    (Fraction(1, 1), Fraction(2, 1))
+    >>> goi.run("(λx. x + x) {1}").value
+    Fraction(2, 1)
+
+`run` accepts program text, a surface term (goi.semantics.syntax) or a Judgement.
+`prepare` gives the machine before it runs, for callers that attach observers (DOT output)
+or want the final graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Iterable, Literal, Optional, Union
+
+from .semantics import syntax as S
+from .semantics.checks import InvariantViolation, Monitor, make_checks
+from .semantics.machine import FirstStrategy, Machine, Outcome, RandomStrategy, Step
+from .semantics.rules import REGISTRY
+from .semantics.token import Marker
+from .semantics.translate import translate
+from .semantics.typecheck import Judgement, typecheck
+from .semantics.types import Type
+from .semantics.values import RationalField
+
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "Execution",
+    "Judgement",
+    "Program",
+    "Result",
+    "Value",
+    "check",
+    "prepare",
+    "run",
+]
+
+DEFAULT_MAX_STEPS = 1_000_000
+
+Program = Union[str, S.Term, Judgement]
+"""Program text, a parsed surface term, or a judgement from `check`."""
+
+Value = Union[Fraction, tuple[Fraction, ...], str]
+"""A final value: a scalar (exact Fraction), a vector (tuple of Fractions), or "λ" for a function."""
+
+Division = Literal["total", "strict"]
+
+
+def check(text: str) -> Judgement:
+    """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
+
+    Raises goi.ParseError / goi.TypeCheckError (subclasses of goi.GoiError, with a message,
+    line and column) on bad input.
+    """
+    from .semantics.parser import parse
+
+    return typecheck(parse(text), source=text)
+
+
+def judge(program: Program) -> Judgement:
+    """The judgement of a program given as text, surface term or judgement."""
+    if isinstance(program, Judgement):
+        return program
+    if isinstance(program, str):
+        return check(program)
+    return typecheck(program)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one run of the machine.
+
+    status: "final" (the run reached Final(G, X)), "stuck" (no rule applies), "budget" (the
+    step limit), "undefined" (division by zero under the strict policy) or "violation" (an
+    invariant check failed; see `violation`).
+    """
+
+    status: str
+    value: Optional[Value]
+    type: Type
+    parameters: tuple[Fraction, ...]
+    transitions: int
+    passes: int
+    rewrites: int
+    rules: dict[str, int]
+    reason: Optional[str]
+    violation: Optional[InvariantViolation]
+    gc: Optional[dict[str, int]]
+    check_seconds: dict[str, float]
+    judgement: Judgement = field(repr=False)
+    machine: Machine = field(repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "final"
+
+
+def plain_value(x: object) -> Value:
+    """A value off the computation stack as the API gives it."""
+    if isinstance(x, Marker):
+        return x.symbol
+    if isinstance(x, tuple):
+        return tuple(Fraction(v) for v in x)
+    assert isinstance(x, Fraction), x
+    return x
+
+
+class Execution:
+    """A program translated and loaded on a machine, not yet run.
+
+    Attributes: `judgement`, `machine` (its `graph`, `token`, `before`/`after` observer
+    lists), `monitor` (None without checks), `collector` (None without gc), `parameters`.
+    """
+
+    def __init__(
+        self,
+        program: Program,
+        *,
+        params: Optional[Iterable[Union[Fraction, int, str]]] = None,
+        division: Division = "total",
+        strategy: Union[None, str, FirstStrategy, RandomStrategy] = None,
+        seed: int = 0,
+        checks: Iterable[str] = (),
+        check_mode: str = "exhaustive",
+        stability_mode: str = "sampled",
+        determinism_paths: int = 24,
+        gc: bool = False,
+        graph=None,
+    ):
+        self.judgement = judge(program)
+        values = None if params is None else tuple(Fraction(p) for p in params)
+        if values is not None and len(values) != len(self.judgement.params):
+            raise ValueError(
+                f"params gives {len(values)} values, but the program has {len(self.judgement.params)} provisional constants"
+            )
+        self.parameters: tuple[Fraction, ...] = values if values is not None else tuple(self.judgement.params)
+        self.field = RationalField(division)
+        if strategy is None or strategy == "first":
+            strategy = FirstStrategy()
+        elif strategy == "random":
+            strategy = RandomStrategy(seed)
+        elif isinstance(strategy, str):
+            raise ValueError(f"unknown strategy {strategy!r} (first or random)")
+        self.strategy = strategy
+        if graph is None:
+            graph = translate(self.judgement, self.field, None if values is None else list(values))
+        self.machine = Machine(graph, self.field, strategy)
+        self.collector = None
+        if gc:
+            from .semantics.gc import Collector
+
+            self.collector = Collector(self.machine)
+        self.monitor: Optional[Monitor] = None
+        names = list(checks)
+        if names:
+            self.monitor = Monitor(
+                self.machine,
+                make_checks(names, check_mode=check_mode, stability_mode=stability_mode, determinism_paths=determinism_paths),
+            )
+
+    def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None) -> Result:
+        """Run from the initial state to an outcome (at most `max_steps` transitions)."""
+        if max_steps < 0:
+            raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
+        m = self.machine
+        outcome: Outcome = self.monitor.run(max_steps, trace) if self.monitor else m.run(max_steps, trace)
+        rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != "gc"}
+        gc = None
+        if self.collector is not None:
+            gc = {r: self.collector.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind == "gc"}
+        return Result(
+            status=outcome.status,
+            value=plain_value(outcome.value) if outcome.status == "final" else None,
+            type=self.judgement.type,
+            parameters=self.parameters,
+            transitions=outcome.steps,
+            passes=outcome.passes,
+            rewrites=outcome.rewrites,
+            rules=rules,
+            reason=outcome.reason or None,
+            violation=self.monitor.violation if self.monitor else None,
+            gc=gc,
+            check_seconds=dict(self.monitor.seconds) if self.monitor else {},
+            judgement=self.judgement,
+            machine=m,
+        )
+
+
+def prepare(program: Program, **options) -> Execution:
+    """Load a program on a machine without running it (options as for `run`)."""
+    return Execution(program, **options)
+
+
+def run(
+    program: Program,
+    *,
+    params: Optional[Iterable[Union[Fraction, int, str]]] = None,
+    division: Division = "total",
+    strategy: Union[None, str, FirstStrategy, RandomStrategy] = None,
+    seed: int = 0,
+    checks: Iterable[str] = (),
+    check_mode: str = "exhaustive",
+    gc: bool = False,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    trace: Optional[Callable[[Step], None]] = None,
+) -> Result:
+    """Run a closed program on the graph machine.
+
+    - params: values replacing the provisional constants, in p⃗ order (the graph H ∘ (q⃗)‡);
+    - division: "total" (x/0 = 0) or "strict" (division by zero ends the run `undefined`);
+    - strategy: "first" (default), "random" (with `seed`), or a strategy object;
+    - checks: invariant checks by name (docs/INVARIANTS.md), or ["all"]; check_mode
+      "exhaustive" or "sampled";
+    - gc: collect garbage between transitions;
+    - max_steps: the step budget (status "budget" when reached);
+    - trace: called with a Step after every transition.
+    """
+    execution = Execution(
+        program, params=params, division=division, strategy=strategy, seed=seed, checks=checks, check_mode=check_mode, gc=gc
+    )
+    return execution.run(max_steps, trace)

@@ -1,0 +1,129 @@
+"""Running the property suite outside pytest (`goi props`, and anything else that wants the
+results as data): the same tests as pytest (properties.suite), under a profile's settings,
+optionally seeded or replaying one failure, one result per property.
+
+    results = run_suite(["soundness"], profile="ci", seed=3)
+    results[0].status      # passed | failed | budget | interrupted
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+import hypothesis
+from hypothesis import reproduce_failure, settings
+
+from . import coverage, suite
+from .profiles import config, register
+from .runner import BudgetFinding, Finding
+
+NAMES = tuple(suite.TESTS)
+
+_BLOB = re.compile(r"@reproduce_failure\('([^']+)', b'([^']+)'\)")
+
+
+@dataclass
+class PropertyResult:
+    name: str
+    status: str  # passed | failed | budget | interrupted
+    runs: int
+    seconds: float
+    finding: Optional[str] = None  # the message, with the shrunk program
+    program: Optional[str] = None
+    blob: Optional[str] = None  # Hypothesis' @reproduce_failure blob
+    replay: Optional[str] = None  # a command that replays the failure
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def runs_per_second(self) -> Optional[float]:
+        return round(self.runs / self.seconds, 1) if self.seconds else None
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "runs": self.runs,
+            "seconds": round(self.seconds, 3),
+            "runs_per_second": self.runs_per_second,
+            "finding": self.finding,
+            "program": self.program,
+            "blob": self.blob,
+            "replay": self.replay,
+        }
+
+
+def _first_failure(exc: BaseException) -> BaseException:
+    if isinstance(exc, BaseExceptionGroup):
+        return _first_failure(exc.exceptions[0])
+    return exc
+
+
+def _blob_of(exc: BaseException) -> Optional[str]:
+    for note in getattr(exc, "__notes__", ()):
+        found = _BLOB.search(note)
+        if found:
+            return found.group(2)
+    return None
+
+
+def unknown_names(names: Iterable[str]) -> list[str]:
+    return [n for n in names if n not in suite.TESTS]
+
+
+def run_property(name: str, profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
+                 replay: Optional[str] = None) -> PropertyResult:
+    """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports)."""
+    register()
+    cfg = config(profile)
+    test = suite.build(name, cfg)
+    options = dict(max_examples=examples or cfg.examples, report_multiple_bugs=False)
+    test = settings(settings.get_profile(profile), **options)(test)
+    if seed is not None:
+        test = hypothesis.seed(seed)(test)
+    if replay is not None:
+        test = reproduce_failure(hypothesis.__version__, replay.encode("ascii"))(test)
+    runs_before = coverage.RUN_COUNT[0]
+    start = time.perf_counter()
+    status, finding, program, blob = "passed", None, None, None
+    try:
+        test()
+    except (Finding, BaseExceptionGroup, Exception) as raised:
+        exc = _first_failure(raised)
+        blob = _blob_of(exc) or _blob_of(raised)
+        if isinstance(exc, BudgetFinding):
+            status = "budget"
+        else:
+            status = "failed"
+        if isinstance(exc, Finding):
+            finding, program = str(exc), exc.program or None
+        else:  # the machine itself raised on a generated program: a finding too
+            finding = f"[{name}] {type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    result = PropertyResult(name, status, coverage.RUN_COUNT[0] - runs_before, seconds, finding, program, blob)
+    if blob:
+        result.replay = f"goi props {name} --profile {profile} --replay {blob}"
+    return result
+
+
+def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
+              replay: Optional[str] = None, on_result: Optional[Callable[[PropertyResult], None]] = None) -> tuple[list[PropertyResult], bool]:
+    """Run properties in order; returns (results, interrupted). On Ctrl-C the property under
+    way is reported as interrupted and the rest are not run."""
+    results = []
+    for name in names:
+        start = time.perf_counter()
+        runs_before = coverage.RUN_COUNT[0]
+        try:
+            result = run_property(name, profile, examples, seed, replay)
+        except KeyboardInterrupt:
+            result = PropertyResult(name, "interrupted", coverage.RUN_COUNT[0] - runs_before, time.perf_counter() - start)
+            results.append(result)
+            if on_result:
+                on_result(result)
+            return results, True
+        results.append(result)
+        if on_result:
+            on_result(result)
+    return results, False

@@ -1,0 +1,95 @@
+"""The property tests: one Hypothesis test per property, the same for pytest
+(tests/test_properties.py) and `goi props`.
+
+`build(name, config)` returns the @given test of a property for a profile's configuration;
+settings (examples, seed, database) are applied by the caller. Each property's test is its
+own function, so each has its own example-database key (Hypothesis keys a test by its
+source): a failure found by `goi props soundness` is replayed first by pytest's
+test_soundness, and the other way round.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goi.generators.graphs import split_graphs
+from goi.generators.typed import programs
+
+from . import agreement, determinism, gc_bisimulation, invariants, parameter_preservation, soundness, split_contractions
+from .profiles import Config
+
+
+def _soundness(config: Config):
+    @given(programs(max_depth=config.max_depth))
+    def soundness_property(term):
+        soundness(term, config)
+
+    return soundness_property
+
+
+def _invariants(config: Config):
+    @given(programs(max_depth=config.max_depth))
+    def invariants_property(term):
+        invariants(term, config)
+
+    return invariants_property
+
+
+def _determinism(config: Config):
+    @given(programs(max_depth=config.max_depth), st.integers(min_value=0, max_value=2**16))
+    def determinism_property(term, seed):
+        determinism(term, config, seed)
+
+    return determinism_property
+
+
+def _gc(config: Config):
+    @given(programs(max_depth=config.max_depth))
+    def gc_property(term):
+        gc_bisimulation(term, config)
+
+    return gc_property
+
+
+def _agreement(config: Config):
+    @given(programs(max_depth=config.max_depth))
+    def agreement_property(term):
+        agreement(term, config)
+
+    return agreement_property
+
+
+def _parameters(config: Config):
+    @given(programs(max_depth=config.max_depth))
+    def parameters_property(term):
+        parameter_preservation(term, config)
+
+    return parameters_property
+
+
+def _contractions(config: Config):
+    @given(split_graphs(max_depth=config.max_depth))
+    def contractions_property(case):
+        term, _judgement, graph = case
+        split_contractions(term, graph, config)
+
+    return contractions_property
+
+
+TESTS: dict[str, Callable[[Config], Callable]] = {
+    "soundness": _soundness,
+    "invariants": _invariants,
+    "determinism": _determinism,
+    "gc": _gc,
+    "agreement": _agreement,
+    "parameters": _parameters,
+    "contractions": _contractions,
+}
+
+
+def build(name: str, config: Config) -> Callable:
+    """The Hypothesis test of property `name` under `config` (no settings applied)."""
+    return TESTS[name](config)

@@ -16,18 +16,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_machine import FAMILIES  # noqa: E402
-from goi.semantics.checks import Monitor, make_checks, registry  # noqa: E402
-from goi.semantics.machine import Machine  # noqa: E402
-from goi.semantics.parser import parse  # noqa: E402
-from goi.semantics.translate import translate  # noqa: E402
-from goi.semantics.typecheck import typecheck  # noqa: E402
+import goi  # noqa: E402
+from goi.semantics.checks import registry  # noqa: E402
 
 
 def timed(judgement, checks, mode):
-    m = Machine(translate(judgement))
-    monitor = Monitor(m, make_checks(checks, check_mode=mode, determinism_paths=8))
+    execution = goi.prepare(judgement, checks=checks, check_mode=mode, determinism_paths=8)
     start = time.perf_counter()
-    outcome = monitor.run(10_000_000)
+    outcome = execution.run(10_000_000)
     return outcome, time.perf_counter() - start
 
 
@@ -43,14 +39,14 @@ def main() -> None:
     print(f"{'program':<22}{'steps':>7}{'none':>8}" + "".join(f"{n:>16}" for n in names))
     for family, (make, _sizes) in FAMILIES.items():
         for n in sizes:
-            judgement = typecheck(parse(make(n)))
+            judgement = goi.check(make(n))
             base, t0 = timed(judgement, [], args.mode)
-            per0 = 1e6 * t0 / base.steps
-            row = f"{family + ' ' + str(n):<22}{base.steps:>7}{per0:>8.1f}"
+            per0 = 1e6 * t0 / base.transitions
+            row = f"{family + ' ' + str(n):<22}{base.transitions:>7}{per0:>8.1f}"
             for name in names:
                 outcome, t = timed(judgement, [name], args.mode)
                 assert outcome.status == "final", (family, n, name, outcome.reason)
-                per = 1e6 * t / outcome.steps
+                per = 1e6 * t / outcome.transitions
                 row += f"{per:>9.1f} ({per / per0:>4.0f}x)"
             print(row, flush=True)
 

@@ -18,10 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from goi.semantics.machine import Machine  # noqa: E402
-from goi.semantics.parser import parse  # noqa: E402
-from goi.semantics.translate import translate  # noqa: E402
-from goi.semantics.typecheck import typecheck  # noqa: E402
+import goi  # noqa: E402
 from goi.semantics.values import RationalField  # noqa: E402
 
 
@@ -93,19 +90,19 @@ FAMILIES = {
 
 def measure(text: str, repeat: int) -> dict:
     """Best-of-`repeat` time of a run, its transitions, field operations and graph elements created."""
-    judgement = typecheck(parse(text))
+    judgement = goi.check(text)
     best = math.inf
     for _ in range(repeat):
         field_ = CountingField()
-        graph = translate(judgement, field_)
+        execution = goi.prepare(judgement, field=field_)
+        graph = execution.machine.graph
         initial = graph.allocated()
-        machine = Machine(graph, field_)
         start = time.perf_counter()
-        outcome = machine.run(50_000_000)
+        outcome = execution.run(50_000_000)
         best = min(best, time.perf_counter() - start)
         assert outcome.status == "final", outcome.reason
     return {
-        "transitions": outcome.steps,
+        "transitions": outcome.transitions,
         "seconds": best,
         "field_ops": field_.ops,
         "created": graph.allocated() - initial,

@@ -116,6 +116,10 @@ def plain_value(x: object) -> Value:
 class Execution:
     """A program translated and loaded on a machine, not yet run.
 
+    Besides `run`'s options: `stability_mode`/`determinism_paths` tune two checks, `graph`
+    runs a given graph of the program instead of its translation, `field` replaces the
+    exact-rational field (an object with the interface of semantics.values.RationalField).
+
     Attributes: `judgement`, `machine` (its `graph`, `token`, `before`/`after` observer
     lists), `monitor` (None without checks), `collector` (None without gc), `parameters`.
     """
@@ -134,6 +138,7 @@ class Execution:
         determinism_paths: int = 24,
         gc: bool = False,
         graph=None,
+        field=None,
     ):
         self.judgement = judge(program)
         values = None if params is None else tuple(Fraction(p) for p in params)
@@ -142,7 +147,7 @@ class Execution:
                 f"params gives {len(values)} values, but the program has {len(self.judgement.params)} provisional constants"
             )
         self.parameters: tuple[Fraction, ...] = values if values is not None else tuple(self.judgement.params)
-        self.field = RationalField(division)
+        self.field = field if field is not None else RationalField(division)
         if strategy is None or strategy == "first":
             strategy = FirstStrategy()
         elif strategy == "random":

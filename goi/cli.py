@@ -171,6 +171,7 @@ def cmd_typecheck(args, source: str) -> int:
     from .semantics.typecheck import show_fraction
 
     judgement = api.check(source)
+    assert judgement.surface is not None  # check() keeps the parsed term
     if args.json:
         write_json({
             "schema": schema("typecheck"),

@@ -224,15 +224,3 @@ def clone_machine(m: Machine, strategy=None) -> Machine:
     copy.steps = m.steps
     return copy
 
-
-def run_program(text: str, *, max_steps: int = 1_000_000, field_=None, strategy=None, params=None, trace=None):
-    """Parse, type-check, translate and run a program. Returns (judgement, machine, outcome)."""
-    from .translate import translate
-    from .typecheck import check_program
-
-    judgement = check_program(text)
-    field_ = field_ or RationalField()
-    graph = translate(judgement, field_, params)
-    machine = Machine(graph, field_, strategy)
-    outcome = machine.run(max_steps, trace)
-    return judgement, machine, outcome

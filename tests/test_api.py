@@ -1,0 +1,89 @@
+"""The public Python API (docs/API.md): goi.check, goi.run, goi.prepare, goi.strategies."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+
+import goi
+from goi.semantics.types import F
+
+
+def test_check_gives_the_judgement():
+    j = goi.check("let f @ p = {0.5} - {2} in f p")
+    assert isinstance(j, goi.Judgement)
+    assert j.params == (Fraction(1, 2), Fraction(2)) and j.type == F and j.decouplings == ("a",)
+
+
+def test_bad_input_raises_the_documented_errors():
+    with pytest.raises(goi.ParseError) as info:
+        goi.check("(1")
+    assert (info.value.line, info.value.column) == (1, 3)
+    with pytest.raises(goi.TypeCheckError):
+        goi.check("let f @ p = {1} in p")
+
+
+def test_run_gives_exact_values_and_counts():
+    r = goi.run("let f @ p = {0.5} - {2} in f (3 * p)")
+    assert r.status == "final" and r.ok
+    assert r.value == Fraction(-9, 2) and isinstance(r.value, Fraction)
+    assert r.parameters == (Fraction(1, 2), Fraction(2))
+    assert r.transitions == r.passes + r.rewrites == sum(r.rules.values()) > 0
+    assert r.rules["deep.decouple"] == 1 and r.violation is None and r.gc is None
+
+
+def test_run_accepts_text_terms_and_judgements():
+    text = "(λx. x + x) {1}"
+    j = goi.check(text)
+    assert goi.run(text).value == goi.run(j).value == goi.run(j.surface).value == 2
+
+
+def test_run_options():
+    assert goi.run("λx. x").value == "λ"
+    assert goi.run("{1} * {3}", params=[Fraction(1, 2), -4]).value == -2
+    assert goi.run("1 / 0").value == 0
+    assert goi.run("1 / 0", division="strict").status == "undefined"
+    assert goi.run("1 + 2", max_steps=3).status == "budget"
+    r = goi.run("let f @ p = {1} + 2 in f p", checks=["all"], gc=True)
+    assert r.status == "final" and set(r.check_seconds) >= {"form", "validity", "determinism"} and r.gc is not None
+    assert goi.run("let f @ p = {1} + {2} in f p", strategy="random", seed=3).value == 3
+
+
+def test_run_rejects_wrong_options():
+    with pytest.raises(ValueError, match="params gives 2 values"):
+        goi.run("{1}", params=[1, 2])
+    with pytest.raises(ValueError, match="unknown strategy"):
+        goi.run("1", strategy="sideways")
+    with pytest.raises(ValueError, match="unknown check"):
+        goi.run("1", checks=["nonsense"])
+    with pytest.raises(ValueError, match="max_steps"):
+        goi.run("1", max_steps=-1)
+
+
+def test_prepare_exposes_the_machine_before_it_runs():
+    execution = goi.prepare("let f @ p = {1} in f p")
+    seen = []
+    execution.machine.after.append(lambda m, rule, redex: seen.append(rule))
+    r = execution.run()
+    assert r.status == "final" and len(seen) == r.transitions and "deep.decouple" in seen
+
+
+def test_trace_steps():
+    steps = []
+    r = goi.run("(λx. x) 1", trace=steps.append)
+    assert len(steps) == r.transitions
+    last = steps[-1].to_json()
+    assert last["direction"] == "down" and last["stack"] == ["1"] and last["box_stack"] == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(goi.strategies.programs(max_depth=3))
+def test_public_strategies_draw_programs_goi_runs(term):
+    r = goi.run(term)
+    assert r.status == "final"
+
+
+def test_the_version_is_the_distributions():
+    from importlib.metadata import version
+
+    assert goi.__version__ == version("goi-abductive")

@@ -1,0 +1,125 @@
+"""The CLI contract tools rely on (docs/CLI.md): exit codes, JSON objects that validate
+against docs/schemas/, output encodings, --version and `python -m goi`."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+import goi
+from goi.cli import main
+from goi.semantics import exitcodes
+
+ROOT = Path(__file__).parent.parent
+PROGRAMS = Path(__file__).parent / "programs"
+SCHEMAS = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (ROOT / "docs/schemas").glob("goi.*.json")}
+REGISTRY = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in SCHEMAS.values())
+
+
+def validate(data: dict) -> None:
+    name = data["schema"].split("/")[0]
+    schema = SCHEMAS[name]
+    Draft202012Validator.check_schema(schema)
+    Draft202012Validator(schema, registry=REGISTRY).validate(data)
+
+
+def run_json(capsys, *argv):
+    code = main([*argv, "--json"])
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, "exactly one JSON object, on one line"
+    data = json.loads(out)
+    validate(data)
+    return code, data
+
+
+CASES = [
+    (["parse", "-e", "let f @ p = λx:F. {1} * x in f p 2"], exitcodes.OK, "goi.parse/1"),
+    (["typecheck", str(PROGRAMS / "paper/deep_decoupling.goi")], exitcodes.OK, "goi.typecheck/1"),
+    (["run", str(PROGRAMS / "paper/meta_learning.goi")], exitcodes.OK, "goi.run/1"),
+    (["run", "--check", "all", "--gc", "-e", "let f @ p = {1} + {2} in f p"], exitcodes.OK, "goi.run/1"),
+    (["run", "--trace", "-e", "let f @ p = {1} + {2} in f p"], exitcodes.OK, "goi.run/1"),
+    (["run", "--max-steps", "5", "-e", "1 + 2 + 3"], exitcodes.BUDGET, "goi.run/1"),
+    (["run", "--division", "strict", "-e", "1 / 0"], exitcodes.UNDEFINED, "goi.run/1"),
+    (["props", "soundness", "--profile", "ci", "--examples", "3"], exitcodes.OK, "goi.props/1"),
+    (["parse", "-e", "(1"], exitcodes.BAD_INPUT, "goi.error/1"),
+    (["typecheck", "-e", "let f @ p = {1} in p"], exitcodes.BAD_INPUT, "goi.error/1"),
+    (["run", "/nonexistent/file.goi"], exitcodes.BAD_INPUT, "goi.error/1"),
+    (["run", "--max-steps", "-5", "-e", "1"], exitcodes.USAGE, "goi.error/1"),
+    (["run", "--params", "one", "-e", "{1}"], exitcodes.USAGE, "goi.error/1"),
+    (["frobnicate"], exitcodes.USAGE, "goi.error/1"),
+    (["run"], exitcodes.USAGE, "goi.error/1"),
+]
+
+
+@pytest.mark.parametrize("argv,code,schema", CASES, ids=[" ".join(c[0])[:40] for c in CASES])
+def test_json_output_validates_against_its_schema(capsys, argv, code, schema):
+    got, data = run_json(capsys, *argv)
+    assert got == code and data["schema"] == schema
+
+
+def test_the_schemas_reject_what_they_should():
+    from jsonschema import ValidationError
+
+    bad = {"schema": "goi.run/1", "status": "final", "value": 3}  # a number, not an exact string; fields missing
+    with pytest.raises(ValidationError):
+        validate(bad)
+
+
+def test_usage_errors_are_argparse_style_on_stderr(capsys):
+    code = main(["run", "--max-steps", "lots", "-e", "1"])
+    out, err = capsys.readouterr()
+    assert code == exitcodes.USAGE and out == ""
+    assert err.splitlines()[0].startswith("usage: goi run")
+    assert err.splitlines()[-1] == "goi run: error: argument --max-steps: 'lots' is not a whole number"
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.strip() == f"goi {goi.__version__}"
+
+
+def _goi(*argv, env=None, input=None):
+    environment = dict(os.environ, **(env or {}))
+    return subprocess.run([sys.executable, "-m", "goi", *argv], capture_output=True, env=environment, input=input, timeout=120)
+
+
+def test_python_dash_m_goi():
+    proc = _goi("run", "-e", "let f @ p = {1} * {2} in f p")
+    assert proc.returncode == 0 and proc.stdout.decode().startswith("value: 2\n")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_encoding_that_is_not_utf8_never_crashes(encoding):
+    env = {"PYTHONIOENCODING": encoding}
+    text = _goi("typecheck", "-e", "let f @ p = λx. {1} * x in f p 2", env=env)
+    assert text.returncode == 0, text.stderr
+    assert b"\\u22a2" in text.stdout or "⊢".encode(encoding, "backslashreplace") in text.stdout
+    js = _goi("run", "--json", "--trace", "-e", "(λx. x) {1}", env=env)
+    assert js.returncode == 0, js.stderr
+    data = json.loads(js.stdout.decode("utf-8"))  # JSON is always UTF-8
+    assert data["trace"][0]["stack"][-1] == "★" and data["value"] == "1"
+    err = _goi("typecheck", "-e", "λx. x x", env=env)
+    assert err.returncode == exitcodes.BAD_INPUT and b"Traceback" not in err.stderr
+
+
+def test_standard_input_is_read_as_utf8_bytes_with_a_bom_accepted():
+    proc = _goi("run", "-", input="\ufeff(λx. x + x) {2}".encode("utf-8"), env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"})
+    assert proc.returncode == 0 and proc.stdout.startswith(b"value: 4")
+    bad = _goi("run", "--json", "-", input=b"\xff\xfe1")
+    assert bad.returncode == exitcodes.BAD_INPUT
+    data = json.loads(bad.stdout.decode("utf-8"))
+    assert data["error"]["kind"] == "io" and "not UTF-8" in data["error"]["message"]
+
+
+def test_a_closed_standard_output_stops_quietly():
+    proc = subprocess.run(
+        f"{sys.executable} -m goi run --trace {PROGRAMS / 'visualiser/church_numerals_prog.goi'} | head -1",
+        shell=True, capture_output=True, timeout=120,
+    )
+    assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr, proc.stderr[-400:]

@@ -1,0 +1,163 @@
+"""Hypothesis the way Hypothesis documents it: profiles with explicit parents, the profile
+chosen by --hypothesis-profile or HYPOTHESIS_PROFILE, and `goi props` (seed, one database key
+per property, replay, Redis, Ctrl-C)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import settings
+from hypothesis.database import ExampleDatabase
+
+from goi.cli import main
+from goi.properties import coverage, driver, profiles, suite
+from goi.properties.runner import Finding
+from goi.semantics import exitcodes
+from goi.semantics.pretty import pretty
+
+
+def test_ci_extends_hypothesis_ci_and_dev_deep_are_random_with_a_database():
+    profiles.register()
+    ci, dev, deep = (settings.get_profile(n) for n in ("ci", "dev", "deep"))
+    assert ci.derandomize is True and ci.database is None and ci.max_examples == profiles.CONFIGS["ci"].examples
+    for p, name in ((dev, "dev"), (deep, "deep")):
+        assert p.derandomize is False and p.database is not None
+        assert p.max_examples == profiles.CONFIGS[name].examples and p.deadline is None
+
+
+def _profile_in_subprocess(env_updates, code):
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE", "GITHUB_ACTIONS", "TF_BUILD", "BUILDKITE", "CIRCLECI", "CIRRUS_CI", "CODEBUILD_BUILD_ID", "GITLAB_CI", "HEROKU_TEST_RUN_ID", "TEAMCITY_VERSION")}
+    env.update(env_updates)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+LOAD = "from hypothesis import settings; from goi.properties.profiles import load_selected; print(load_selected())"
+
+
+@pytest.mark.parametrize(
+    "env,loaded",
+    [({}, "dev"), ({"CI": "true"}, "ci"), ({"HYPOTHESIS_PROFILE": "deep"}, "deep"), ({"CI": "true", "HYPOTHESIS_PROFILE": "dev"}, "dev")],
+)
+def test_the_profile_comes_from_the_environment_never_forced(env, loaded):
+    proc = _profile_in_subprocess(env, LOAD)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == loaded
+
+
+def test_profiles_do_not_inherit_what_was_loaded_when_they_were_registered():
+    # In CI Hypothesis loads its derandomised `ci` before our profiles are registered:
+    # dev and deep must still be random (machines of a spread deep run explore differently).
+    code = LOAD + "; print(settings.get_profile('deep').derandomize, settings.get_profile('dev').database is not None)"
+    proc = _profile_in_subprocess({"CI": "true"}, code)
+    assert proc.stdout.split() == ["ci", "False", "True"], proc.stderr
+
+
+def test_an_unknown_profile_is_a_clear_error():
+    proc = _profile_in_subprocess({"HYPOTHESIS_PROFILE": "nightly"}, LOAD)
+    assert proc.returncode != 0 and "has no goi configuration" in proc.stderr and "'nightly'" in proc.stderr
+    with pytest.raises(profiles.UnknownProfile, match="nightly"):
+        profiles.config("nightly")
+
+
+def test_the_redis_database_is_used_when_configured(monkeypatch):
+    from hypothesis.extra.redis import RedisExampleDatabase
+
+    monkeypatch.setenv("GOI_HYPOTHESIS_REDIS", "redis://127.0.0.1:1/0")  # constructing it connects to nothing
+    try:
+        profiles.register()
+        assert isinstance(settings.get_profile("dev").database, RedisExampleDatabase)
+        assert isinstance(settings.get_profile("deep").database, RedisExampleDatabase)
+        assert settings.get_profile("ci").database is None
+    finally:
+        monkeypatch.delenv("GOI_HYPOTHESIS_REDIS")
+        profiles.register()
+    assert not isinstance(settings.get_profile("dev").database, RedisExampleDatabase)
+
+
+def _coverage_of(name, profile, examples, seed):
+    coverage.reset()
+    result = driver.run_property(name, profile, examples, seed)
+    assert result.status == "passed", result.finding
+    return coverage.summary()["transitions"]
+
+
+def test_seed_n_seeds_with_n():
+    one = _coverage_of("soundness", "dev", 15, seed=1)
+    assert _coverage_of("soundness", "dev", 15, seed=1) == one
+    assert _coverage_of("soundness", "dev", 15, seed=2) != one
+
+
+class RecordingDatabase(ExampleDatabase):
+    """An in-memory example database that remembers under which keys it was written."""
+
+    def __init__(self):
+        super().__init__()
+        self.data = {}
+
+    def save(self, key, value):
+        self.data.setdefault(key, set()).add(value)
+
+    def fetch(self, key):
+        yield from list(self.data.get(key, ()))
+
+    def delete(self, key, value):
+        self.data.get(key, set()).discard(value)
+
+    def move(self, src, dest, value):
+        self.delete(src, value)
+        self.save(dest, value)
+
+
+def always_failing(prop):
+    def fail(term, config, *rest):
+        raise Finding(prop, "a deliberate failure", pretty(term))
+
+    return fail
+
+
+def test_every_property_has_its_own_database_key(monkeypatch):
+    db = RecordingDatabase()
+    settings.register_profile("goi-test-recording", parent=settings.get_profile("dev"), database=db)
+    profiles.register_config("goi-test-recording", profiles.CONFIGS["ci"])
+    monkeypatch.setattr(suite, "soundness", always_failing("soundness"))
+    monkeypatch.setattr(suite, "agreement", always_failing("agreement"))
+    for name in ("soundness", "agreement"):
+        assert driver.run_property(name, "goi-test-recording", 5).status == "failed"
+    primary = {k for k in db.data if not k.endswith((b".secondary", b".pareto"))}
+    assert len(primary) == 2, db.data.keys()
+
+
+def test_a_failure_prints_the_program_the_blob_and_a_replay_command(monkeypatch, capsys):
+    monkeypatch.setattr(suite, "soundness", always_failing("soundness"))
+    code = main(["props", "soundness", "--profile", "ci", "--examples", "5"])
+    out = capsys.readouterr().out
+    assert code == exitcodes.STUCK
+    assert "[soundness] a deliberate failure" in out and "program: " in out
+    replay = next(line.split("replay: ", 1)[1] for line in out.splitlines() if "replay: " in line)
+    assert replay.startswith("goi props soundness --profile ci --replay ")
+    program = next(line.split("program: ", 1)[1] for line in out.splitlines() if "program: " in line)
+    code = main(replay.split()[1:] + ["--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.STUCK and data["properties"]["soundness"]["program"] == program
+
+
+def test_ctrl_c_stops_cleanly_with_a_summary_of_what_finished(monkeypatch, capsys):
+    def interrupt(term, config):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(suite, "invariants", interrupt)
+    code = main(["props", "soundness", "invariants", "gc", "--profile", "ci", "--examples", "3", "--json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert code == exitcodes.INTERRUPTED and "Traceback" not in err
+    assert data["status"] == "interrupted" and data["properties"]["soundness"]["status"] == "passed"
+    assert data["properties"]["invariants"]["status"] == "interrupted" and data["not_run"] == ["gc"]
+
+
+@pytest.mark.parametrize("argv", [["--examples", "-1"], ["--examples", "0"], ["--examples", "x"], ["--profile", "nightly"], ["nonsense"], ["--replay", "AAAA"]])
+def test_props_usage_errors_exit_2(capsys, argv):
+    code = main(["props", *argv, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.USAGE and data["error"]["kind"] == "usage"

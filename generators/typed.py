@@ -31,10 +31,24 @@ class Gen:
         self.decoupling = decoupling
         self.iterated = iterated
         self.counter = 0
+        self.used: list[str] = []
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
-        return f"{stem}{self.counter}"
+        name = f"{stem}{self.counter}"
+        self.used.append(name)
+        return name
+
+    def binder(self, stem: str, ctx: list[tuple[str, Type]], avoid: tuple[str, ...] = ()) -> str:
+        """A name for a new variable: usually fresh, but one time in four a name already used
+        in this program — shadowing a variable in scope, or repeating a sibling's binder — so
+        the properties exercise name handling. A variable of a vector type is never shadowed
+        (inside its decoupling it must stay reachable)."""
+        visible = dict(ctx)
+        reusable = [n for n in dict.fromkeys(self.used) if n not in avoid and not isinstance(visible.get(n), Vec)]
+        if reusable and self.draw(st.integers(0, 3)) == 0:
+            return self.draw(st.sampled_from(reusable))
+        return self.fresh(stem)
 
     # ---- choices -------------------------------------------------------------
     def arg_types(self, names: list[str]) -> list[Type]:
@@ -88,9 +102,9 @@ class Gen:
 
     def let(self, ctx, t, names, depth):
         a = self.draw(st.sampled_from(self.arg_types(names)))
-        x = self.fresh("x")
+        x = self.binder("x", ctx)
         bound = self.term(ctx, a, names, depth - 1)
-        body = self.term(ctx + [(x, a)], t, names, depth - 1)
+        body = self.term(bind(ctx, x, a), t, names, depth - 1)
         return S.Let(x, a, bound, body)
 
     def call(self, ctx, t, names, depth):
@@ -121,9 +135,10 @@ class Gen:
         d = self.draw
         model_type = d(st.sampled_from([F, F, Arrow(F, F)]))
         a = self.fresh("a")
-        f, p = self.fresh("f"), self.fresh("p")
+        f = self.binder("f", ctx)
+        p = self.binder("p", ctx, avoid=(f,))
         model = self.term(ctx, model_type, names, depth - 1)
-        inner = ctx + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
+        inner = bind(bind(ctx, f, Arrow(Vec(a), model_type)), p, Vec(a))
         body = self.term(inner, t, names + [a], depth - 1)
         if t == F:
             body = S.BinOp("+", self.use(inner, f, p, a, model_type, names + [a]), body)
@@ -166,12 +181,13 @@ class Gen:
         if kind == "decoupling_value":
             # A_a(f,x):T'. body, a function from models T' = t.dom to t.cod
             a = self.fresh("a")
-            f, p = self.fresh("f"), self.fresh("p")
-            inner = ctx + [(f, Arrow(Vec(a), t.dom)), (p, Vec(a))]
+            f = self.binder("f", ctx)
+            p = self.binder("p", ctx, avoid=(f,))
+            inner = bind(bind(ctx, f, Arrow(Vec(a), t.dom)), p, Vec(a))
             body = self.term(inner, t.cod, names + [a], depth - 1)
             return S.Decouple(f, p, a, t.dom, body)
-        x = self.fresh("x")
-        body = self.term(ctx + [(x, t.dom)], t.cod, names, depth - 1)
+        x = self.binder("x", ctx)
+        body = self.term(bind(ctx, x, t.dom), t.cod, names, depth - 1)
         return S.Lam(x, t.dom, body)
 
     def vector(self, ctx, t: Vec, names, depth):
@@ -227,6 +243,11 @@ class Gen:
         body = self.term(body_ctx, F, names + [a], depth - 1)
         body = S.BinOp("+", self.use(body_ctx, f, p, a, model_type, names + [a]), body)  # so the rule fires
         return S.Let(y, y_type, bound, S.LetDecouple(f, p, a, model_type, model, body))
+
+
+def bind(ctx: list[tuple[str, Type]], x: str, t: Type) -> list[tuple[str, Type]]:
+    """The context extended with x : t, which hides any earlier x."""
+    return [(y, u) for y, u in ctx if y != x] + [(x, t)]
 
 
 def _walk(t: S.Term):

@@ -275,6 +275,13 @@ class _Checker:
         return C.CApp(fun, arg, cod, pos=site.pos)
 
     def decouple(self, f, x, user_name, annot, body, env, scope, names, site) -> C.CDecouple:
+        if f == x:
+            # A(f,x).t binds two variables, the model and its parameter vector: one name for
+            # both would leave one of them unusable and the translation cannot tell them apart.
+            raise self.error(
+                site,
+                f"the decoupling {self.show(site)} binds '{f}' twice: its function and its parameter vector need different names",
+            )
         a = self.new_name(user_name)
         self.decouplings.append(a)
         self.binding_site[a] = site

@@ -6,6 +6,7 @@ from collections import Counter
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+import goi
 from goi import properties
 from goi.properties import suite
 from goi.generators.graphs import split_graphs
@@ -106,3 +107,32 @@ def test_every_rule_fires_under_this_profile(request):
     if cache is not None:
         cache.set("goi/rule-coverage", summary)  # .pytest_cache/v/goi/rule-coverage
     assert summary["never_fired"] == [], f"rules never exercised: {summary['never_fired']}"
+
+
+def _binders(term):
+    from goi.generators.typed import _walk
+    from goi.semantics import syntax as S
+
+    for t in _walk(term):
+        if isinstance(t, (S.Lam, S.Let)):
+            yield t.var
+        elif isinstance(t, (S.Decouple, S.LetDecouple)):
+            yield t.f
+            yield t.x
+
+
+def test_generated_programs_repeat_and_shadow_names():
+    """Name handling is exercised: a fixed sample has programs whose binders repeat a name
+    (shadowing or siblings), and every one of them is well typed and runs."""
+    repeated = []
+
+    @settings(max_examples=200, database=None, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(programs(max_depth=DEPTH))
+    def sample(term):
+        names = list(_binders(term))
+        if len(names) != len(set(names)):
+            repeated.append(term)
+            assert goi.run(term, max_steps=CONFIG.max_steps).status == "final"
+
+    sample()
+    assert len(repeated) >= 20, len(repeated)

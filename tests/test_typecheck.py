@@ -189,6 +189,11 @@ def test_open_terms_with_a_context():
 
 ILL_TYPED = [
     # (program, fragments of the message, line, column)
+    # a decoupling's two binders must differ (issue 9: accepted and then mistranslated before)
+    ("let f @ f = {1} in f • f", ["binds 'f' twice", "different names"], 1, 1),
+    ("let (p, p) = abs {1} in p • p", ["binds 'p' twice"], 1, 1),
+    ("(A(x,x). x • x) {2}", ["binds 'x' twice"], 1, 2),
+    ("let f @_a f = {1} + {2} in ((λv:V_a. v) +^L f) • ((λv:V_a. v) +^L f)", ["binds 'f' twice"], 1, 1),
     ("let f @ p = {1} in p", ["escapes", "V_a", "let f @ p = {1} in p"], 1, 1),
     ("λy. let f @ p = {1} in y + p", ["escapes", "y (bound by", "V_a"], 1, 1),
     ("let g = λq. q • q in let f @ p = {1} in g p", ["escapes", "q (bound by `λq. q • q` (1:9))", "V_a"], 1, 9),

@@ -7,6 +7,7 @@ terms it returns contain none.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from weakref import WeakValueDictionary
 
 
 class Type:
@@ -36,11 +37,47 @@ class Vec(Type):
 
 @dataclass(frozen=True)
 class Arrow(Type):
+    """T -> T'. Arrows are hash-consed: one object per structure, with its hash, its names
+    and whether it holds inference variables computed once. Types are DAGs that can be
+    exponentially larger as trees (`(λx. x) (λx. x) … 1`), so nothing may walk them as trees."""
+
     dom: Type
     cod: Type
 
+    def __new__(cls, dom: Type, cod: Type):
+        key = (dom, cod)
+        found = _ARROWS.get(key)
+        if found is None:
+            found = super().__new__(cls)
+            object.__setattr__(found, "dom", dom)
+            object.__setattr__(found, "cod", cod)
+            object.__setattr__(found, "_hash", hash(("->", dom, cod)))
+            object.__setattr__(found, "names", names_of(dom) | names_of(cod))
+            object.__setattr__(found, "has_metas", has_metas(dom) or has_metas(cod))
+            _ARROWS[key] = found
+        return found
+
+    def __init__(self, dom: Type, cod: Type):
+        pass  # set once by __new__
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Arrow) or self._hash != other._hash:  # type: ignore[attr-defined]
+            return False
+        return self.dom == other.dom and self.cod == other.cod
+
+    def __reduce__(self):
+        return (Arrow, (self.dom, self.cod))
+
     def __str__(self) -> str:
         return show_type(self)
+
+
+_ARROWS: "WeakValueDictionary[tuple[Type, Type], Arrow]" = WeakValueDictionary()
 
 
 @dataclass(frozen=True)
@@ -70,8 +107,17 @@ def names_of(t: Type) -> frozenset[str]:
     if isinstance(t, Vec):
         return frozenset({t.name})
     if isinstance(t, Arrow):
-        return names_of(t.dom) | names_of(t.cod)
+        return t.names  # type: ignore[attr-defined]
     return frozenset()
+
+
+def has_metas(t: Type) -> bool:
+    """Does t contain an inference variable?"""
+    if isinstance(t, Meta):
+        return True
+    if isinstance(t, Arrow):
+        return t.has_metas  # type: ignore[attr-defined]
+    return False
 
 
 def is_ground(t: Type) -> bool:

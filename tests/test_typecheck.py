@@ -239,3 +239,24 @@ def test_the_visualisers_gradient_descent_in_its_own_order_is_rejected():
     reordered = "\n".join(rest[:-2] + model + rest[-2:])
     with pytest.raises(TypeCheckError, match="escapes its decoupling"):
         check_program(reordered)
+
+
+# ---- inference is near-linear: counted work, never wall-clock time ------------------------
+
+def _work(text):
+    return check_program(text).inference_work
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        lambda n: "(λx. x) " * n + "1",  # types exponentially large as trees (issue 9: 442 s at n = 20)
+        lambda n: "".join(f"λx{i}. " for i in range(n)) + "x0",  # curried binders (was cubic)
+        lambda n: "let f = λx:" + " -> ".join(["F"] * n) + ". x in 0",  # long annotations
+    ],
+    ids=["identity chain", "curried binders", "long annotation"],
+)
+def test_inference_work_grows_linearly(family):
+    small, large = _work(family(100)), _work(family(200))
+    assert large <= 2.5 * small, (small, large)
+    assert large <= 100 * 200, large

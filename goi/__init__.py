@@ -18,7 +18,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 from . import strategies
 from .api import DEFAULT_MAX_STEPS, Execution, Program, Result, Value, check, prepare, run
 from .semantics.checks import InvariantViolation
-from .semantics.errors import GoiError, ParseError, ReadError, TypeCheckError
+from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
 from .semantics.typecheck import Judgement
 
 try:
@@ -31,6 +31,7 @@ __all__ = [
     "Execution",
     "GoiError",
     "InvariantViolation",
+    "LimitError",
     "Judgement",
     "ParseError",
     "Program",

@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
 from .semantics.checks import InvariantViolation, Monitor, make_checks
+from .semantics.errors import LimitError
 from .semantics.machine import FirstStrategy, Machine, Outcome, RandomStrategy, Step
 from .semantics.rules import REGISTRY
 from .semantics.token import Marker
@@ -54,15 +55,22 @@ Value = Union[Fraction, tuple[Fraction, ...], str]
 Division = Literal["total", "strict"]
 
 
+TOO_DEEP = "the program is nested too deeply for this implementation"
+
+
 def check(text: str) -> Judgement:
     """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
 
     Raises goi.ParseError / goi.TypeCheckError (subclasses of goi.GoiError, with a message,
-    line and column) on bad input.
+    line and column) on bad input, goi.LimitError when the program is nested deeper than
+    Python's recursion limit allows (the `goi` command raises that limit).
     """
     from .semantics.parser import parse
 
-    return typecheck(parse(text), source=text)
+    try:
+        return typecheck(parse(text), source=text)
+    except RecursionError:
+        raise LimitError(TOO_DEEP) from None
 
 
 def judge(program: Program) -> Judgement:

@@ -15,7 +15,8 @@ import lark
 from lark import Lark, Token, Transformer, v_args
 
 from . import syntax as S
-from .errors import ParseError
+from .digits import fraction_of_text
+from .errors import GoiError, ParseError
 from .types import Arrow, F, Vec
 
 # What each terminal means, for "expected ..." in error messages.
@@ -107,7 +108,7 @@ def _pos_of_token(tok: Token) -> S.Pos:
 
 
 def _number(tok: Token, negative: bool = False) -> Fraction:
-    value = Fraction(str(tok))  # exact: Fraction("0.001") == 1/1000
+    value = fraction_of_text(str(tok))  # exact: Fraction("0.001") == 1/1000, of any length
     return -value if negative else value
 
 
@@ -224,12 +225,17 @@ def _name(tok) -> str | None:
 
 
 def parse(text: str) -> S.Term:
-    """Parse a program; raises ParseError (with line/column) on bad input."""
+    """Parse a program; raises ParseError (with line/column) on bad input, LimitError when
+    it is nested beyond what this implementation can recurse through."""
     try:
         tree = _lark().parse(text)
+        return _ToAst().transform(tree)
     except lark.exceptions.UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
-    return _ToAst().transform(tree)
+    except lark.exceptions.VisitError as exc:  # lark wraps what the tree transformer raised
+        if isinstance(exc.orig_exc, (GoiError, RecursionError)):
+            raise exc.orig_exc from None
+        raise
 
 
 def _describe_expected(expected) -> tuple[str, ...]:

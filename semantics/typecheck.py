@@ -26,6 +26,7 @@ from typing import Optional
 
 from . import core as C
 from . import syntax as S
+from .digits import text_of_fraction
 from .errors import TypeCheckError
 from .types import Arrow, F, Field, Meta, Type, Vec, has_metas, names_of
 
@@ -54,8 +55,8 @@ class Judgement:
 
 
 def show_fraction(value: Fraction) -> str:
-    """Exact rational as text: '3', '-1/2'."""
-    return str(value)
+    """Exact rational as text: '3', '-1/2' (of any length)."""
+    return text_of_fraction(value)
 
 
 class _Mismatch(Exception):

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
 from .semantics import exitcodes
-from .semantics.errors import GoiError, ReadError, UsageError
+from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
 
 SCHEMA_VERSION = 1
 
@@ -133,18 +133,28 @@ def decode(data: bytes, name: str) -> str:
         raise ReadError(f"cannot read {name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
+def _bounded(data, limit: int, name: str):
+    if len(data) > limit:
+        raise BudgetError(f"{name} is larger than --max-input-bytes {limit}", limit="input")
+    return data
+
+
 def read_program(args) -> tuple[str, str]:
+    """The program text: at most --max-input-bytes are read (`goi run /dev/zero` stops)."""
+    limit = args.max_input_bytes
     if args.expr is not None:
-        return args.expr, "<-e>"
+        return _bounded(args.expr, limit, "the program"), "<-e>"
     if args.file is None:
         raise UsageError("no program given: name a FILE (or - for standard input), or use -e TEXT")
     if args.file == "-":
         stdin = sys.stdin
         buffer = getattr(stdin, "buffer", None)
-        return (decode(buffer.read(), "<stdin>") if buffer is not None else stdin.read()), "<stdin>"
+        if buffer is None:
+            return _bounded(stdin.read(limit + 1), limit, "standard input"), "<stdin>"
+        return decode(_bounded(buffer.read(limit + 1), limit, "standard input"), "<stdin>"), "<stdin>"
     try:
         with open(args.file, "rb") as handle:
-            return decode(handle.read(), args.file), args.file
+            return decode(_bounded(handle.read(limit + 1), limit, args.file), args.file), args.file
     except OSError as exc:
         raise ReadError(f"cannot read {args.file}: {exc.strerror}") from None
 
@@ -272,10 +282,22 @@ def cmd_run(args, source: str) -> int:
 
     dump = None
     if args.dot:
-        os.makedirs(args.dot, exist_ok=True)
+        try:
+            os.makedirs(args.dot, exist_ok=True)
+        except OSError as exc:
+            raise ReadError(f"--dot {args.dot}: cannot make the directory: {exc.strerror}") from None
 
         def dump(name: str, title: str) -> None:
-            with open(os.path.join(args.dot, name), "w", encoding="utf-8") as handle:
+            # A file goi has not just created is never overwritten, and a link planted at its
+            # name is never followed: O_EXCL | O_NOFOLLOW.
+            path = os.path.join(args.dot, name)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except FileExistsError:
+                raise ReadError(f"--dot {args.dot}: {name} exists already; goi writes only new files (use an empty directory)") from None
+            except OSError as exc:
+                raise ReadError(f"--dot {args.dot}: cannot write {name}: {exc.strerror}") from None
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(to_dot(machine.graph, machine, title))
 
         dump("000-initial.dot", "initial graph")
@@ -386,8 +408,13 @@ def cmd_props(args, _source) -> int:
 
 # ---- the parser ---------------------------------------------------------------------------
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
 def _add_program_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE", help="program file (- for standard input)")
+    parser.add_argument("--max-input-bytes", type=positive_int, default=MAX_INPUT_BYTES, metavar="N",
+                        help=f"read at most N bytes of program (default {MAX_INPUT_BYTES}); more is a budget error")
     parser.add_argument("-e", dest="expr", metavar="TEXT", help="program text given on the command line")
     parser.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
 
@@ -487,6 +514,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             # as it would have (goi props reports what finished), then wait for it.
             import ctypes
 
+            assert worker.ident is not None
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
     if raised:
         raise raised[0]
@@ -514,7 +542,7 @@ def _main(argv: list[str]) -> int:
             source, name = read_program(args)
         return args.run(args, source)
     except GoiError as exc:
-        code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BAD_INPUT
+        code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BUDGET if isinstance(exc, BudgetError) else exitcodes.BAD_INPUT
         report(args, command, exc.to_json(), exc.render(source, name) if not isinstance(exc, UsageError) else f"goi: error: {exc.message}")
         return code
     except RecursionError:

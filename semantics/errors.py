@@ -72,6 +72,17 @@ class UsageError(GoiError):
         self.usage = usage
 
 
+class BudgetError(GoiError):
+    """A budget was reached before a run could start (the input is larger than allowed).
+    Exit code 5, like a run stopped by its step budget."""
+
+    kind = "budget"
+
+    def __init__(self, message: str, limit: str = ""):
+        super().__init__(message)
+        self.limit = limit
+
+
 class LimitError(GoiError):
     """The input is beyond what this implementation handles (nesting depth)."""
 

@@ -109,6 +109,15 @@ def test_usage_errors_exit_2(capsys):
     assert code == exitcodes.USAGE and "not both" in err
 
 
+def test_deep_nesting_is_handled(capsys):
+    code, out, _ = run(capsys, "typecheck", "-e", "(" * 20000 + "1" + ")" * 20000)
+    assert code == exitcodes.OK and out.strip().endswith(": F")
+    code, out, _ = run(capsys, "run", "-e", "".join(f"let x{i} = {i} in " for i in range(3000)) + "x0")
+    assert code == exitcodes.OK and out.startswith("value: 0")
+    code, out, _ = run(capsys, "parse", "--json", "-e", "(" * 100000 + "1" + ")" * 100000)
+    assert code == exitcodes.BAD_INPUT and json.loads(out)["error"]["kind"] == "limit"
+
+
 def test_long_operator_chains_are_handled(capsys):
     code, out, _ = run(capsys, "typecheck", "-e", " + ".join(["{1}"] * 3000))
     assert code == exitcodes.OK and out.strip().endswith(": F")
@@ -124,7 +133,7 @@ BAD_INPUTS = [
     "λx. x x",
     "A(f,x). x",
     "\x00\x01",
-    "(" * 50000 + "1" + ")" * 50000,
+    "(" * 100000 + "1" + ")" * 100000,  # beyond the nesting goi handles: a `limit` error
     "let f @ p = {1e} in p",
     "{1/3}",
     "λx:V_a. x",

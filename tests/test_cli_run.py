@@ -116,3 +116,32 @@ def test_bad_input_is_reported_as_json(capsys, argv, code, kind, fragment):
     data = json.loads(out)
     assert data["schema"] == "goi.error/1" and data["command"] == "run"
     assert data["status"] == "error" and data["error"]["kind"] == kind and fragment in data["error"]["message"]
+
+
+def test_input_beyond_the_input_budget_is_a_budget_error(capsys, tmp_path):
+    code, out, _ = run(capsys, "--json", "--max-input-bytes", "10", "-e", "1 + 2 + 3 + 4")
+    data = json.loads(out)
+    assert code == exitcodes.BUDGET and data["error"]["kind"] == "budget" and "--max-input-bytes 10" in data["error"]["message"]
+    big = tmp_path / "big.goi"
+    big.write_bytes(b"1" * 100)
+    code, _, err = run(capsys, "--max-input-bytes", "99", str(big))
+    assert code == exitcodes.BUDGET and "larger than --max-input-bytes 99" in err
+
+
+def test_dot_never_overwrites_and_never_follows_a_planted_link(capsys, tmp_path):
+    code, _, _ = run(capsys, "--dot", str(tmp_path), "-e", "1")
+    assert code == exitcodes.OK
+    before = (tmp_path / "000-initial.dot").read_text()
+    code, _, err = run(capsys, "--dot", str(tmp_path), "-e", "2")
+    assert code == exitcodes.BAD_INPUT and "exists already" in err
+    assert (tmp_path / "000-initial.dot").read_text() == before
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    victim = tmp_path / "victim.txt"
+    (planted / "000-initial.dot").symlink_to(victim)
+    code, _, err = run(capsys, "--dot", str(planted), "-e", "1")
+    assert code == exitcodes.BAD_INPUT and not victim.exists()
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    code, out, _ = run(capsys, "--json", "--dot", str(a_file), "-e", "1")
+    assert code == exitcodes.BAD_INPUT and json.loads(out)["error"]["kind"] == "io"

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
@@ -272,7 +273,8 @@ class _Checker:
     def lam(self, var, annot, body, env, scope, names, site) -> C.CLam:
         dom = self.annotation(annot, names, site) if annot is not None else self.fresh()
         self.binders.append((var, dom, scope, site))
-        inner = self.infer(body, {**env, var: dom}, scope, names)
+        with _binding(env, {var: dom}):
+            inner = self.infer(body, env, scope, names)
         return C.CLam(var, dom, inner, Arrow(dom, inner.type), pos=site.pos)
 
     def apply(self, fun: C.Core, arg: C.Core, fun_s: S.Term, arg_s: S.Term, site: S.Term, model=False) -> C.CApp:
@@ -315,7 +317,8 @@ class _Checker:
         self.binders.append((f, f_type, inner_scope, site))
         self.binders.append((x, x_type, inner_scope, site))
         self.binders.append(("the model of " + f, model, scope, site))
-        inner = self.infer(body, {**env, f: f_type, x: x_type}, inner_scope, inner_names)
+        with _binding(env, {f: f_type, x: x_type}):
+            inner = self.infer(body, env, inner_scope, inner_names)
         return C.CDecouple(a, f, x, model, inner, Arrow(model, inner.type), pos=site.pos)
 
     def binop(self, t: S.BinOp, env, scope, names) -> C.Core:
@@ -446,6 +449,26 @@ class _Checker:
                     f"but the name {a} is bound by the decoupling {self.show(self.binding_site[a])} and V_{a} "
                     f"cannot be used outside it",
                 )
+
+
+_UNBOUND = object()
+
+
+@contextmanager
+def _binding(env: dict[str, Type], bindings: dict[str, Type]):
+    """Extend the typing environment for the duration of a body, then restore it: one
+    mutable environment instead of a copy per binder (copies were quadratic in memory on
+    deeply nested programs)."""
+    saved = [(x, env.get(x, _UNBOUND)) for x in bindings]
+    env.update(bindings)
+    try:
+        yield
+    finally:
+        for x, before in saved:
+            if before is _UNBOUND:
+                del env[x]
+            else:
+                env[x] = before  # type: ignore[assignment]
 
 
 def _types_of(node: C.Core):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from . import strategies
-from .api import DEFAULT_MAX_STEPS, Execution, Program, Result, Value, check, prepare, run
+from .api import DEFAULT_MAX_DIGITS, DEFAULT_MAX_NODES, DEFAULT_MAX_STEPS, Execution, Program, Result, Value, check, prepare, run
 from .semantics.checks import InvariantViolation
 from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
 from .semantics.typecheck import Judgement
@@ -27,6 +27,8 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0+unknown"
 
 __all__ = [
+    "DEFAULT_MAX_DIGITS",
+    "DEFAULT_MAX_NODES",
     "DEFAULT_MAX_STEPS",
     "Execution",
     "GoiError",

@@ -24,15 +24,17 @@ from typing import Callable, Iterable, Literal, Optional, Union
 from .semantics import syntax as S
 from .semantics.checks import InvariantViolation, Monitor, make_checks
 from .semantics.errors import LimitError
-from .semantics.machine import FirstStrategy, Machine, Outcome, RandomStrategy, Step
+from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
 from .semantics.rules import REGISTRY
 from .semantics.token import Marker
 from .semantics.translate import translate
 from .semantics.typecheck import Judgement, typecheck
 from .semantics.types import Type
-from .semantics.values import RationalField
+from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
 
 __all__ = [
+    "DEFAULT_MAX_DIGITS",
+    "DEFAULT_MAX_NODES",
     "DEFAULT_MAX_STEPS",
     "Execution",
     "Judgement",
@@ -100,6 +102,7 @@ class Result:
     rewrites: int
     rules: dict[str, int]
     reason: Optional[str]
+    limit: Optional[str]  # for "budget": which budget ("steps", "nodes", "digits")
     violation: Optional[InvariantViolation]
     gc: Optional[dict[str, int]]
     check_seconds: dict[str, float]
@@ -147,6 +150,8 @@ class Execution:
         gc: bool = False,
         graph=None,
         field=None,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        max_digits: int = DEFAULT_MAX_DIGITS,
     ):
         self.judgement = judge(program)
         values = None if params is None else tuple(Fraction(p) for p in params)
@@ -155,7 +160,7 @@ class Execution:
                 f"params gives {len(values)} values, but the program has {len(self.judgement.params)} provisional constants"
             )
         self.parameters: tuple[Fraction, ...] = values if values is not None else tuple(self.judgement.params)
-        self.field = field if field is not None else RationalField(division)
+        self.field = field if field is not None else RationalField(division, max_digits)
         if strategy is None or strategy == "first":
             strategy = FirstStrategy()
         elif strategy == "random":
@@ -164,8 +169,11 @@ class Execution:
             raise ValueError(f"unknown strategy {strategy!r} (first or random)")
         self.strategy = strategy
         if graph is None:
-            graph = translate(self.judgement, self.field, None if values is None else list(values))
-        self.machine = Machine(graph, self.field, strategy)
+            try:
+                graph = translate(self.judgement, self.field, None if values is None else list(values))
+            except RecursionError:
+                raise LimitError(TOO_DEEP) from None
+        self.machine = Machine(graph, self.field, strategy, max_nodes)
         self.collector = None
         if gc:
             from .semantics.gc import Collector
@@ -199,6 +207,7 @@ class Execution:
             rewrites=outcome.rewrites,
             rules=rules,
             reason=outcome.reason or None,
+            limit=outcome.limit or None,
             violation=self.monitor.violation if self.monitor else None,
             gc=gc,
             check_seconds=dict(self.monitor.seconds) if self.monitor else {},
@@ -223,6 +232,8 @@ def run(
     check_mode: str = "exhaustive",
     gc: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_digits: int = DEFAULT_MAX_DIGITS,
     trace: Optional[Callable[[Step], None]] = None,
 ) -> Result:
     """Run a closed program on the graph machine.
@@ -233,10 +244,13 @@ def run(
     - checks: invariant checks by name (docs/INVARIANTS.md), or ["all"]; check_mode
       "exhaustive" or "sampled";
     - gc: collect garbage between transitions;
-    - max_steps: the step budget (status "budget" when reached);
+    - max_steps, max_nodes, max_digits: the budgets (status "budget", `limit` naming the one
+      reached): transitions, nodes in the graph (checked before a rule copies), and digits of
+      any number the run computes (checked before the operation);
     - trace: called with a Step after every transition.
     """
     execution = Execution(
-        program, params=params, division=division, strategy=strategy, seed=seed, checks=checks, check_mode=check_mode, gc=gc
+        program, params=params, division=division, strategy=strategy, seed=seed, checks=checks, check_mode=check_mode, gc=gc,
+        max_nodes=max_nodes, max_digits=max_digits,
     )
     return execution.run(max_steps, trace)

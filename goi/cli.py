@@ -246,6 +246,7 @@ def run_payload(result, args, checks: list[str]) -> dict:
         "transitions": {"total": result.transitions, "pass": result.passes, "rewrite": result.rewrites},
         "rules": result.rules,
         "reason": result.reason,
+        "limit": result.limit,
         "strategy": "first" if args.strategy == "first" else f"random:{args.seed}",
         "division": args.division,
     }
@@ -277,6 +278,8 @@ def cmd_run(args, source: str) -> int:
         checks=args.check or (),
         check_mode=args.check_mode,
         gc=args.gc,
+        max_nodes=args.max_nodes,
+        max_digits=args.max_digits,
     )
     machine = execution.machine
 
@@ -422,6 +425,8 @@ def _add_program_arguments(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> ArgumentParser:
     from . import __version__
     from .properties.profiles import PROFILES
+    from .semantics.machine import DEFAULT_MAX_NODES
+    from .semantics.values import DEFAULT_MAX_DIGITS
 
     parser = ArgumentParser(
         prog="goi",
@@ -441,6 +446,10 @@ def build_parser() -> ArgumentParser:
     _add_program_arguments(p_run)
     p_run.add_argument("--trace", action="store_true", help="one line per transition (in the JSON with --json)")
     p_run.add_argument("--max-steps", type=non_negative_int, default=1_000_000, metavar="N", help="step budget (default 1000000)")
+    p_run.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                       help=f"graph budget: at most N nodes, an n-vector counting n (default {DEFAULT_MAX_NODES})")
+    p_run.add_argument("--max-digits", type=positive_int, default=DEFAULT_MAX_DIGITS, metavar="N",
+                       help=f"number budget: no number of more than N digits (default {DEFAULT_MAX_DIGITS})")
     p_run.add_argument("--dot", metavar="DIR", help="write Graphviz files: initial graph, around each decoupling, final")
     p_run.add_argument("--rules", action="store_true", help="also print how often each rule fired")
     p_run.add_argument("--params", type=rationals, metavar="V1,V2,...", help="values replacing the provisional constants, in order")

@@ -70,14 +70,25 @@ def shared_database():
     return RedisExampleDatabase(Redis.from_url(url))
 
 
+_REGISTERED: list = []  # the GOI_HYPOTHESIS_REDIS value the profiles were registered with
+
+
 def register() -> None:
-    """Register ci, dev and deep with Hypothesis (idempotent)."""
+    """Register ci, dev and deep with Hypothesis. Idempotent: registered again only when
+    GOI_HYPOTHESIS_REDIS changed, and then a loaded profile of ours is reloaded, so that the
+    loaded settings are the registered ones."""
+    url = os.environ.get("GOI_HYPOTHESIS_REDIS")
+    if _REGISTERED and _REGISTERED[0] == url:
+        return
+    _REGISTERED[:] = [url]
     database = shared_database()
     stored = {"database": database} if database is not None else {}
     common = dict(deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
     settings.register_profile("ci", parent=_HYPOTHESIS_CI, max_examples=CONFIGS["ci"].examples, **common)
     for name in ("dev", "deep"):
         settings.register_profile(name, parent=_HYPOTHESIS_DEFAULT, max_examples=CONFIGS[name].examples, **common, **stored)
+    if settings.get_current_profile_name() in PROFILES:
+        settings.load_profile(settings.get_current_profile_name())
 
 
 def register_config(name: str, config: Config) -> None:

@@ -159,6 +159,12 @@ def label(node: Node) -> str:
     return k
 
 
+def weight(nodes) -> int:
+    """What nodes count against a run's graph budget (--max-nodes): one each, and an
+    n-vector constant n more (its entries are held in the graph too)."""
+    return sum(1 + (len(n.data[0]) if n.kind == VCONST else 0) for n in nodes)
+
+
 class Graph:
     """A composite graph under rewriting; owns ids, fresh names and the top level."""
 

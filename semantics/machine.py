@@ -21,7 +21,9 @@ from typing import Callable, Optional
 from . import graph as G
 from .rules import REGISTRY, closed_box, compute, load_all, open_box, passes
 from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_element, show_flag, show_stack
-from .values import DivisionByZero, RationalField, SizeMismatch
+from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
+
+DEFAULT_MAX_NODES = 250_000
 
 load_all()
 
@@ -108,6 +110,7 @@ class Outcome:
     steps: int = 0
     counts: Counter = field(default_factory=Counter)
     reason: str = ""
+    limit: str = ""  # for budget: which one ("steps", "nodes", "digits")
 
     @property
     def passes(self) -> int:
@@ -119,16 +122,26 @@ class Outcome:
 
 
 class Machine:
-    def __init__(self, graph: G.Graph, field_=None, strategy=None):
+    def __init__(self, graph: G.Graph, field_=None, strategy=None, max_nodes: int = DEFAULT_MAX_NODES):
         self.graph = graph
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
+        self.max_nodes = max_nodes
         self.token = Token(graph.root)
         self.steps = 0
         self.counts: Counter = Counter()
         # Called as fn(machine, rule_id, redex) just before / just after each transition.
         self.before: list[Callable[["Machine", str, tuple], None]] = []
         self.after: list[Callable[["Machine", str, tuple], None]] = []
+
+    # ---- budgets -----------------------------------------------------------------
+    def reserve(self, extra: int, what: str) -> None:
+        """Called by a rule before it creates `extra` nodes (copies of a box, an unfolding):
+        stop the run as `budget` before the graph outgrows --max-nodes, not after."""
+        if len(self.graph.nodes) + extra > self.max_nodes:
+            raise BudgetExceeded(
+                "nodes", f"{what} would make the graph {len(self.graph.nodes) + extra} nodes (--max-nodes {self.max_nodes})"
+            )
 
     # ---- state -----------------------------------------------------------------
     def is_final(self) -> bool:
@@ -202,9 +215,14 @@ class Machine:
             if self.is_final():
                 return Outcome("final", self.token.stack[0], self.steps, Counter(self.counts))
             if self.steps >= max_steps:
-                return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached")
+                return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached", "steps")
+            if len(self.graph.nodes) > self.max_nodes:
+                return Outcome("budget", None, self.steps, Counter(self.counts),
+                               f"the graph has {len(self.graph.nodes)} nodes (--max-nodes {self.max_nodes})", "nodes")
             try:
                 rule_id = self.step()
+            except BudgetExceeded as exc:
+                return Outcome("budget", None, self.steps, Counter(self.counts), str(exc), exc.limit)
             except DivisionByZero as exc:
                 return Outcome("undefined", None, self.steps, Counter(self.counts), f"division by zero: {exc}")
             except SizeMismatch as exc:
@@ -218,7 +236,7 @@ class Machine:
 def clone_machine(m: Machine, strategy=None) -> Machine:
     """An independent copy of a machine's state (graph, token), with a fresh history."""
     graph, _nodes, links = m.graph.clone()
-    copy = Machine(graph, m.field, strategy or FirstStrategy())
+    copy = Machine(graph, m.field, strategy or FirstStrategy(), m.max_nodes)
     t = m.token
     copy.token = Token(links[t.position], t.direction, t.flag, list(t.stack), [links[l] for l in t.box_stack])
     copy.steps = m.steps

@@ -20,15 +20,43 @@ class DivisionByZero(Exception):
     """Raised by a strict field; the machine reports it as the outcome `undefined`."""
 
 
+class BudgetExceeded(Exception):
+    """A run reached one of its budgets (docs/CLI.md): `limit` names which ("steps",
+    "nodes", "digits"). The machine reports it as the outcome `budget`."""
+
+    def __init__(self, limit: str, message: str):
+        super().__init__(message)
+        self.limit = limit
+
+
+DEFAULT_MAX_DIGITS = 100_000
+BITS_PER_DIGIT = 3.3219280948873626  # log2(10)
+
+
 class RationalField:
     """Exact rationals (fractions.Fraction)."""
 
     name = "rationals"
 
-    def __init__(self, division: str = "total"):
+    def __init__(self, division: str = "total", max_digits: int = DEFAULT_MAX_DIGITS):
         if division not in ("total", "strict"):
             raise ValueError(f"unknown division policy {division!r} (total or strict)")
         self.division = division
+        self.max_digits = max_digits
+        self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
+
+    def _fits(self, bits: int, op: str) -> None:
+        """Before an operation whose result could need `bits` bits for its numerator or
+        denominator: stop the run if that exceeds the digit budget (a squaring doubles a
+        number's size, so a run within its step budget could otherwise take hours)."""
+        if bits > self.max_bits:
+            raise BudgetExceeded(
+                "digits", f"a {op} would make a number of about {int(bits / BITS_PER_DIGIT)} digits (--max-digits {self.max_digits})"
+            )
+
+    @staticmethod
+    def _size(x) -> tuple[int, int]:
+        return x.numerator.bit_length(), x.denominator.bit_length()
 
     def const(self, value: Fraction):
         return Fraction(value)
@@ -40,12 +68,18 @@ class RationalField:
         return Fraction(1)
 
     def add(self, x, y):
+        (xn, xd), (yn, yd) = self._size(x), self._size(y)
+        self._fits(max(xn + yd, yn + xd, xd + yd) + 1, "sum")
         return x + y
 
     def sub(self, x, y):
+        (xn, xd), (yn, yd) = self._size(x), self._size(y)
+        self._fits(max(xn + yd, yn + xd, xd + yd) + 1, "difference")
         return x - y
 
     def mul(self, x, y):
+        (xn, xd), (yn, yd) = self._size(x), self._size(y)
+        self._fits(max(xn + yn, xd + yd), "product")
         return x * y
 
     def div(self, x, y):
@@ -53,6 +87,8 @@ class RationalField:
             if self.division == "strict":
                 raise DivisionByZero(f"{x} / 0")
             return Fraction(0)
+        (xn, xd), (yn, yd) = self._size(x), self._size(y)
+        self._fits(max(xn + yd, xd + yn), "quotient")
         return x / y
 
     def show(self, x) -> str:
@@ -60,8 +96,11 @@ class RationalField:
 
 
 def basis(field, n: int, i: int) -> tuple:
-    """The i-th standard basis vector e_i of F^n."""
-    return tuple(field.one() if j == i else field.zero() for j in range(n))
+    """The i-th standard basis vector e_i of F^n (its zeros one shared object)."""
+    zero = field.zero()
+    vector = [zero] * n
+    vector[i] = field.one()
+    return tuple(vector)
 
 
 def apply_sigma(field, op: str, x, y):

@@ -145,3 +145,44 @@ def test_dot_never_overwrites_and_never_follows_a_planted_link(capsys, tmp_path)
     a_file.write_text("")
     code, out, _ = run(capsys, "--json", "--dot", str(a_file), "-e", "1")
     assert code == exitcodes.BAD_INPUT and json.loads(out)["error"]["kind"] == "io"
+
+
+COPIES = "let f = λy. λz. " + " + ".join(["z"] * 200) + " in " + "".join(f"let u{i} = f {i} in " for i in range(30)) + "0"
+SQUARINGS = "let sq x = x * x in " + "sq (" * 26 + "10" + ")" * 26
+UNFOLD = "let f @_a p = " + " + ".join("{%d}" % i for i in range(60)) + " in ((λv:V_a. v) +^L p) • p"
+
+
+@pytest.mark.parametrize(
+    "argv,limit,fragment",
+    [
+        (["--max-nodes", "2000", "-e", COPIES], "nodes", "deep.contract (30 copies of a box) would make the graph"),
+        (["-e", SQUARINGS], "digits", "(--max-digits 100000)"),
+        (["--max-digits", "50", "-e", SQUARINGS], "digits", "a product would make a number of about"),
+        (["--max-nodes", "2000", "-e", UNFOLD], "nodes", "rw.iter.unfold (over a vector of 60)"),
+        (["--max-steps", "10", "-e", COPIES], "steps", "step limit 10 reached"),
+    ],
+)
+def test_budgets_stop_the_run_before_the_work_and_say_which(capsys, argv, limit, fragment):
+    code, out, _ = run(capsys, "--json", *argv)
+    data = json.loads(out)
+    assert code == exitcodes.BUDGET and data["status"] == "budget" and data["limit"] == limit
+    assert fragment in data["reason"], data["reason"]
+
+
+def test_generous_budgets_let_real_programs_run(capsys):
+    code, out, _ = run(capsys, "--json", "-e", COPIES)
+    assert code == exitcodes.OK and json.loads(out)["limit"] is None
+    code, out, _ = run(capsys, "--json", "-e", UNFOLD)
+    assert code == exitcodes.OK
+
+
+def test_the_graph_budget_is_checked_before_copying(monkeypatch):
+    """No copy is made once the budget says no: the graph at the stop is the graph before."""
+    import goi
+
+    execution = goi.prepare(COPIES, max_nodes=2000)
+    sizes = []
+    execution.machine.after.append(lambda m, rule, redex: sizes.append(len(m.graph.nodes)))
+    result = execution.run()
+    assert result.status == "budget" and result.limit == "nodes"
+    assert len(execution.machine.graph.nodes) == sizes[-1] <= 2000

@@ -69,6 +69,8 @@ def merge(m, box, con):
 def duplicate(m, box, con):
     """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2."""
     g = m.graph
+    nodes, _boxes = g.contents(box)
+    m.reserve(G.weight(nodes) + 2 + len(box.doors), "copy.dup (a copy of a box)")
     came = m.token.box_stack.pop()
     j = came.dst_port
     copy, _ = g.copy_box(box, box.parent)

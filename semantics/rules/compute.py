@@ -90,6 +90,7 @@ def iter_unfold(m, op, n):
     fn_type = Arrow(va, elem)
     step_op = "vadd" if kind == "iadd" else "smul"
     in_link, fun_link, vec_link = op.ins[0], op.outs[0], op.outs[1]
+    m.reserve(n * (6 + n), f"rw.iter.unfold (over a vector of {n})")
     g.delete_node(op)
     con = g.new_node(G.CON, level, n, 1)
     g.set_src(fun_link, con, 0)

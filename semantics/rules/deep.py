@@ -13,8 +13,12 @@ from ..values import basis
 from . import rule
 
 
-def _copies(g: G.Graph, box: G.Box, n: int) -> list[G.Box]:
-    """The box itself and n-1 copies of it (names refreshed in the copies), at its level."""
+def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> list[G.Box]:
+    """The box itself and n-1 copies of it (names refreshed in the copies), at its level;
+    the graph budget is checked before anything is copied."""
+    g = m.graph
+    nodes, _boxes = g.contents(box)
+    m.reserve((n - 1) * (G.weight(nodes) + 1 + len(box.doors)) + n * extra_per_copy, f"{rule_id} ({n} copies of a box)")
     return [box] + [g.copy_box(box, box.parent)[0] for _ in range(n - 1)]
 
 
@@ -25,7 +29,7 @@ def contract(m, box, con):
     k_bang = con.outs[0].dst
     k = k_bang.door_of
     inputs = list(con.ins)
-    boxes = _copies(g, k, len(inputs))
+    boxes = _copies(m, k, len(inputs), "deep.contract", 2)
     g.splice(inputs[0], con.outs[0])  # the original K stays on the first input
     for link, copy in zip(inputs[1:], boxes[1:]):
         g.set_dst(link, copy.principal, 0)
@@ -42,7 +46,7 @@ def project(m, box, proj):
     name = proj.data
     n = len(proj.ins)
     inputs = list(proj.ins)
-    boxes = _copies(g, k, n)
+    boxes = _copies(m, k, n, "deep.project", 3 + n)
     old = proj.outs[0]
     for i, (link, b) in enumerate(zip(inputs, boxes)):
         root = b.principal.outs[0]

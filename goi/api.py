@@ -30,6 +30,7 @@ from .semantics.token import Marker
 from .semantics.translate import translate
 from .semantics.typecheck import Judgement, typecheck
 from .semantics.types import Type
+from .semantics.stack import with_deep_stack
 from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
 
 __all__ = [
@@ -70,7 +71,7 @@ def check(text: str) -> Judgement:
     from .semantics.parser import parse
 
     try:
-        return typecheck(parse(text), source=text)
+        return with_deep_stack(lambda: typecheck(parse(text), source=text))
     except RecursionError:
         raise LimitError(TOO_DEEP) from None
 
@@ -81,7 +82,10 @@ def judge(program: Program) -> Judgement:
         return program
     if isinstance(program, str):
         return check(program)
-    return typecheck(program)
+    try:
+        return with_deep_stack(typecheck, program)
+    except RecursionError:
+        raise LimitError(TOO_DEEP) from None
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ class Execution:
         self.strategy = strategy
         if graph is None:
             try:
-                graph = translate(self.judgement, self.field, None if values is None else list(values))
+                graph = with_deep_stack(translate, self.judgement, self.field, None if values is None else list(values))
             except RecursionError:
                 raise LimitError(TOO_DEEP) from None
         self.machine = Machine(graph, self.field, strategy, max_nodes)

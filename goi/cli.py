@@ -481,53 +481,20 @@ def _command_of(argv: list[str]) -> Optional[str]:
     return None
 
 
-STACK_BYTES = 1 << 29  # 512 MiB of address space for the worker thread (touched pages only)
-RECURSION_LIMIT = 200_000
-
-
 def main(argv: Optional[list[str]] = None) -> int:
-    """The `goi` command. The front end and the translation recurse over the term, so the
-    command runs in a thread with a large stack and a high recursion limit: nesting in the
-    tens of thousands works, and beyond it a `limit` error (exit 3), never a crash. Exact
-    numbers are printed whatever their length."""
-    import threading
-
+    """The `goi` command. It runs on a deep stack (semantics.stack): nesting in the tens of
+    thousands works, and beyond it a `limit` error (exit 3), never a crash. Exact numbers are
+    printed whatever their length."""
     from .semantics.digits import any_digits
+    from .semantics.stack import with_deep_stack
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    outcome: list[int] = []
-    raised: list[BaseException] = []
 
-    def work() -> None:
-        before = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(before, RECURSION_LIMIT))
-        try:
-            with any_digits():
-                outcome.append(_main(argv))
-        except BaseException as exc:  # SystemExit of --version/--help: re-raised in the caller
-            raised.append(exc)
-        finally:
-            sys.setrecursionlimit(before)
+    def work() -> int:
+        with any_digits():
+            return _main(argv)
 
-    previous = threading.stack_size(STACK_BYTES)
-    try:
-        worker = threading.Thread(target=work, name="goi")
-        worker.start()
-    finally:
-        threading.stack_size(previous)
-    while worker.is_alive():
-        try:
-            worker.join()
-        except KeyboardInterrupt:
-            # Ctrl-C is delivered to the main thread: pass it on to the worker, which stops
-            # as it would have (goi props reports what finished), then wait for it.
-            import ctypes
-
-            assert worker.ident is not None
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
-    if raised:
-        raise raised[0]
-    return outcome[0]
+    return with_deep_stack(work)
 
 
 def _main(argv: list[str]) -> int:

@@ -16,7 +16,7 @@ from lark import Lark, Token, Transformer, v_args
 
 from . import syntax as S
 from .digits import fraction_of_text
-from .errors import GoiError, ParseError
+from .errors import GoiError, LimitError, ParseError
 from .types import Arrow, F, Vec
 
 # What each terminal means, for "expected ..." in error messages.
@@ -224,11 +224,32 @@ def _name(tok) -> str | None:
     return None if tok is None else str(tok)[1:]
 
 
+FRAMES_PER_LEVEL = 6  # Python frames the front end spends per level of nesting, at most
+
+
+def _check_depth(tree) -> None:
+    """Refuse, at once and with a LimitError, a parse tree deeper than the recursion limit
+    lets the front end walk (walked iteratively here). Hitting the limit inside the
+    transformer instead costs time quadratic in the depth (lark wraps the error per level)."""
+    import sys
+
+    limit = sys.getrecursionlimit() // FRAMES_PER_LEVEL
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise LimitError(
+                f"the program is nested too deeply for this implementation (more than {limit} levels)"
+            )
+        stack.extend((child, depth + 1) for child in getattr(node, "children", ()) if isinstance(child, lark.Tree))
+
+
 def parse(text: str) -> S.Term:
     """Parse a program; raises ParseError (with line/column) on bad input, LimitError when
     it is nested beyond what this implementation can recurse through."""
     try:
         tree = _lark().parse(text)
+        _check_depth(tree)
         return _ToAst().transform(tree)
     except lark.exceptions.UnexpectedInput as exc:
         raise _parse_error(exc, text) from None

@@ -559,7 +559,8 @@ def _user_names(term: S.Term) -> set[str]:
 
 
 def check_program(text: str) -> Judgement:
-    """Parse and type-check a closed program."""
+    """Parse and type-check a closed program (on a deep stack: semantics.stack)."""
     from .parser import parse
+    from .stack import with_deep_stack
 
-    return typecheck(parse(text), source=text)
+    return with_deep_stack(lambda: typecheck(parse(text), source=text))

@@ -143,7 +143,7 @@ def read_program(args) -> tuple[str, str]:
     """The program text: at most --max-input-bytes are read (`goi run /dev/zero` stops)."""
     limit = args.max_input_bytes
     if args.expr is not None:
-        return _bounded(args.expr, limit, "the program"), "<-e>"
+        return _bounded(args.expr, limit, "the program").removeprefix("\ufeff"), "<-e>"
     if args.file is None:
         raise UsageError("no program given: name a FILE (or - for standard input), or use -e TEXT")
     if args.file == "-":

@@ -6,6 +6,7 @@ them into a message (or a JSON object) and the bad-input exit code.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Optional
 
 
@@ -30,11 +31,42 @@ class GoiError(Exception):
             where += f":{self.line}:{self.column}"
         text = f"{where}: {self.kind} error: {self.message}"
         if source is not None and self.line is not None:
-            lines = source.splitlines()
+            lines = source.split("\n")  # as the lexer counts lines: only \n ends one
             if 1 <= self.line <= len(lines):
-                src = lines[self.line - 1]
-                text += f"\n  {src}\n  {' ' * (max(self.column, 1) - 1)}^"
+                shown, caret = excerpt(lines[self.line - 1], self.column or 1)
+                text += f"\n  {shown}\n  {caret}^"
         return text
+
+
+def excerpt(line: str, column: int) -> tuple[str, str]:
+    """The source line as shown (control and separator characters made visible) and the
+    padding that puts a caret under `column` on a terminal: tabs copied, wide characters
+    counted twice, combining marks not at all."""
+    shown, pad = [], []
+    for i, char in enumerate(line):
+        visible = _visible(char)
+        shown.append(visible)
+        if i < column - 1:
+            pad.append("\t" if char == "\t" else " " * _width(visible))
+    return "".join(shown), "".join(pad)
+
+
+def _visible(char: str) -> str:
+    if char == "\t":
+        return char
+    category = unicodedata.category(char)
+    if category in ("Cc", "Zl", "Zp", "Cf") or char == "\ufeff":
+        return f"\\u{ord(char):04x}" if ord(char) > 0xFF else f"\\x{ord(char):02x}"
+    return char
+
+
+def _width(text: str) -> int:
+    total = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
 
 
 class ParseError(GoiError):

@@ -8,7 +8,9 @@ offending text and, in words, what was expected there.
 from __future__ import annotations
 
 from fractions import Fraction
+import unicodedata
 from functools import lru_cache
+from typing import Optional
 from importlib import resources
 
 import lark
@@ -84,6 +86,23 @@ KEYWORDS = {"let": "LET", "in": "IN", "abs": "ABS", "dot": "DOT_WORD"}
 def _reserve_keywords(tok: Token) -> Token:
     kind = KEYWORDS.get(str(tok))
     return Token.new_borrow_pos(kind, str(tok), tok) if kind else tok
+
+
+def _glued_numbers(term: S.Term, text: str) -> None:
+    """`1e5` or `2x` lexes as the application of a number to a name; say what it is instead
+    of letting the type checker report an unbound `e5`."""
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, S.App) and isinstance(t.arg, S.Var) and t.fun.pos and t.arg.pos:
+            end = t.fun.pos.end
+            if end == t.arg.pos.start and text[end - 1 : end].isdigit():
+                raise ParseError(
+                    f"a number is directly followed by the name {t.arg.name!r}; goi has no exponent notation or "
+                    f"implicit multiplication (write 100000 for 1e5, 2 * x for 2x, or leave a space to apply)",
+                    t.arg.pos.line, t.arg.pos.column, found=t.arg.name,
+                )
+        stack.extend(S.subterms(t))
 
 
 @lru_cache(maxsize=1)
@@ -247,10 +266,14 @@ def _check_depth(tree) -> None:
 def parse(text: str) -> S.Term:
     """Parse a program; raises ParseError (with line/column) on bad input, LimitError when
     it is nested beyond what this implementation can recurse through."""
+    if text.startswith("\ufeff"):  # a byte-order mark is no part of the program (as editors show it)
+        text = text[1:]
     try:
         tree = _lark().parse(text)
         _check_depth(tree)
-        return _ToAst().transform(tree)
+        term = _ToAst().transform(tree)
+        _glued_numbers(term, text)
+        return term
     except lark.exceptions.UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
     except lark.exceptions.VisitError as exc:  # lark wraps what the tree transformer raised
@@ -283,7 +306,48 @@ def _join(words: tuple[str, ...]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _unterminated_comment(text: str, before: int) -> Optional[ParseError]:
+    """A `(*` at or before the error that no `*)` closes (the lexer then saw `(` and `*`)."""
+    start = text.find("(*")
+    while 0 <= start <= before:
+        if text.find("*)", start + 2) < 0:
+            line = text.count("\n", 0, start) + 1
+            column = start - (text.rfind("\n", 0, start) + 1) + 1
+            return ParseError(f"unterminated comment: the (* at {line}:{column} is never closed by *)", line, column, found="(*")
+        start = text.find("(*", text.find("*)", start + 2) + 2)
+    return None
+
+
+def _describe_character(char: str) -> str:
+    """'х' (U+0445 CYRILLIC SMALL LETTER HA, which looks like 'x'): non-ASCII characters are
+    named, and a lookalike of something goi reads is pointed out."""
+    if not char or char.isascii() and char.isprintable():
+        return repr(char)
+    name = unicodedata.name(char, "unnamed character")
+    text = f"{char!r} (U+{ord(char):04X} {name}"
+    like = LOOKALIKES.get(char) or unicodedata.normalize("NFKC", char)
+    if like != char and like.isascii() and like.isprintable():
+        text += f", which looks like {like!r}: type that instead"
+    return text + ")"
+
+
+# Characters that look like ASCII ones goi reads (NFKC covers fullwidth forms).
+LOOKALIKES = {
+    "\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+    "\u2018": "'", "\u2019": "'", "\u00b7": "•", "\u2219": "•", "\u2215": "/", "\u2217": "*",
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "х": "x", "у": "y", "і": "i", "ј": "j", "ѕ": "s",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
+    "α": "a", "ο": "o", "ν": "v", "ϱ": "p", "Α": "A",
+}
+
+
 def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
+    position = getattr(exc, "pos_in_stream", None)
+    if position is None and isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type != "$END":
+        position = exc.token.start_pos
+    comment = _unterminated_comment(text, len(text) if position is None else position)
+    if comment is not None:
+        return comment
     if isinstance(exc, lark.exceptions.UnexpectedToken):
         tok = exc.token
         # LALR states are shared between contexts, so exc.expected may list
@@ -305,7 +369,7 @@ def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         parser = getattr(exc, "interactive_parser", None)
         expected = _describe_expected(parser.accepts() if parser else (exc.allowed or ()))
-        message = f"unexpected character {char!r}"
+        message = f"unexpected character {_describe_character(char)}"
         if expected:
             message += f"; expected {_join(expected)}"
         return ParseError(message, exc.line, exc.column, found=char, expected=expected)

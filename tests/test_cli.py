@@ -154,3 +154,44 @@ def test_installed_goi_never_shows_a_traceback_on_bad_input(text, tmp_path):
         assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
         if "--json" in command:
             assert json.loads(proc.stdout)["status"] == "error"
+
+
+# ---- messages for hostile text (issue 9, point 8): each pinned -----------------------------
+
+MESSAGES = [
+    # (program, the located first line, the excerpt and caret lines)
+    ("1 + (* comment", "<-e>:1:5: parse error: unterminated comment: the (* at 1:5 is never closed by *)",
+     ["  1 + (* comment", "      ^"]),
+    ("1 +\f\n 2 $", "<-e>:2:4: parse error: unexpected character '$'; expected an operand, an operator or the end of the program",
+     ["   2 $", "     ^"]),
+    ("1\r+ $", "<-e>:1:5: parse error: unexpected character '$'; expected an operand",
+     ["  1\\x0d+ $", "         ^"]),
+    ("x\u2028+ $ 1", "<-e>:1:2: parse error: unexpected character '\\u2028' (U+2028 LINE SEPARATOR); expected an operand, an operator or the end of the program",
+     ["  x\\u2028+ $ 1", "   ^"]),
+    ("\t\tλx. x $", "<-e>:1:9: parse error: unexpected character '$'; expected an operand, an operator or the end of the program",
+     ["  \t\tλx. x $", "  \t\t      ^"]),
+    ("世界 + $", "<-e>:1:1: parse error: unexpected character '世' (U+4E16 CJK UNIFIED IDEOGRAPH-4E16); expected a term",
+     ["  世界 + $", "  ^"]),
+    ("λх. х", "<-e>:1:2: parse error: unexpected character 'х' (U+0445 CYRILLIC SMALL LETTER HA, which looks like 'x': type that instead); expected '(' or a variable",
+     ["  λх. х", "   ^"]),
+    ("1 − 2", "<-e>:1:3: parse error: unexpected character '−' (U+2212 MINUS SIGN, which looks like '-': type that instead); expected an operand, an operator or the end of the program",
+     ["  1 − 2", "    ^"]),
+    ("１ + 2", "<-e>:1:1: parse error: unexpected character '１' (U+FF11 FULLWIDTH DIGIT ONE, which looks like '1': type that instead); expected a term",
+     ["  １ + 2", "  ^"]),
+    ("1e5", "<-e>:1:2: parse error: a number is directly followed by the name 'e5'; goi has no exponent notation or implicit multiplication (write 100000 for 1e5, 2 * x for 2x, or leave a space to apply)",
+     ["  1e5", "   ^"]),
+]
+
+
+@pytest.mark.parametrize("text,first,rest", MESSAGES, ids=[repr(m[0]) for m in MESSAGES])
+def test_messages_for_hostile_text(capsys, text, first, rest):
+    code, out, err = run(capsys, "parse", "-e", text)
+    assert code == exitcodes.BAD_INPUT and out == ""
+    assert err.split("\n")[:3] == [first, *rest]
+
+
+def test_a_byte_order_mark_is_no_part_of_the_program(capsys):
+    code, out, _ = run(capsys, "parse", "-e", "\ufeff1 + 2")
+    assert code == exitcodes.OK and out.strip() == "1 + 2"
+    code, _, err = run(capsys, "parse", "-e", "\ufeff1 + $")
+    assert code == exitcodes.BAD_INPUT and err.startswith("<-e>:1:5:")

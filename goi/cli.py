@@ -290,9 +290,17 @@ def cmd_run(args, source: str) -> int:
         except OSError as exc:
             raise ReadError(f"--dot {args.dot}: cannot make the directory: {exc.strerror}") from None
 
+        dot_files = {"written": 0, "skipped": 0, "bytes": 0}
+
         def dump(name: str, title: str) -> None:
             # A file goi has not just created is never overwritten, and a link planted at its
-            # name is never followed: O_EXCL | O_NOFOLLOW.
+            # name is never followed: O_EXCL | O_NOFOLLOW. Past --max-dot-bytes in all,
+            # pictures are skipped (and counted), not written.
+            text = to_dot(machine.graph, machine, title)
+            size = len(text.encode("utf-8"))
+            if dot_files["bytes"] + size > args.max_dot_bytes:
+                dot_files["skipped"] += 1
+                return
             path = os.path.join(args.dot, name)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
@@ -301,7 +309,9 @@ def cmd_run(args, source: str) -> int:
             except OSError as exc:
                 raise ReadError(f"--dot {args.dot}: cannot write {name}: {exc.strerror}") from None
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(to_dot(machine.graph, machine, title))
+                handle.write(text)
+            dot_files["written"] += 1
+            dot_files["bytes"] += size
 
         dump("000-initial.dot", "initial graph")
 
@@ -332,6 +342,8 @@ def cmd_run(args, source: str) -> int:
         dump("999999-final.dot", f"{result.status} graph")
     if args.json:
         payload = run_payload(result, args, [c.name for c in execution.monitor.checks] if execution.monitor else [])
+        if dump is not None:
+            payload["dot"] = {"files": dot_files["written"], "skipped": dot_files["skipped"], "bytes": dot_files["bytes"]}
         if args.trace:
             args.json_writer.finish(payload)
         else:
@@ -348,6 +360,9 @@ def cmd_run(args, source: str) -> int:
             say(f"garbage collected: {sum(fired.values())} ({', '.join(f'{r} {n}' for r, n in sorted(fired.items())) or 'none'})")
         if execution.monitor is not None and result.status != "violation":
             say(f"checks passed ({args.check_mode}): {', '.join(c.name for c in execution.monitor.checks)}")
+        if dump is not None:
+            skipped = f", {dot_files['skipped']} skipped (--max-dot-bytes {args.max_dot_bytes})" if dot_files["skipped"] else ""
+            say(f"dot: {dot_files['written']} files in {args.dot}{skipped}")
         if args.rules:
             for rule_id, count in sorted(result.rules.items()):
                 if count:
@@ -451,6 +466,8 @@ def build_parser() -> ArgumentParser:
     p_run.add_argument("--max-digits", type=positive_int, default=DEFAULT_MAX_DIGITS, metavar="N",
                        help=f"number budget: no number of more than N digits (default {DEFAULT_MAX_DIGITS})")
     p_run.add_argument("--dot", metavar="DIR", help="write Graphviz files: initial graph, around each decoupling, final")
+    p_run.add_argument("--max-dot-bytes", type=positive_int, default=64 * 1024 * 1024, metavar="N",
+                       help="--dot writes at most N bytes in all; later pictures are skipped and counted (default 64 MiB)")
     p_run.add_argument("--rules", action="store_true", help="also print how often each rule fired")
     p_run.add_argument("--params", type=rationals, metavar="V1,V2,...", help="values replacing the provisional constants, in order")
     p_run.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")

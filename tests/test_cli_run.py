@@ -186,3 +186,10 @@ def test_the_graph_budget_is_checked_before_copying(monkeypatch):
     result = execution.run()
     assert result.status == "budget" and result.limit == "nodes"
     assert len(execution.machine.graph.nodes) == sizes[-1] <= 2000
+
+
+def test_dot_output_is_bounded(capsys, tmp_path):
+    code, out, _ = run(capsys, "--json", "--dot", str(tmp_path), "--max-dot-bytes", "6000", str(PROGRAMS / "paper/meta_learning.goi"))
+    data = json.loads(out)
+    assert code == exitcodes.OK and data["dot"]["skipped"] > 0 and data["dot"]["files"] == len(list(tmp_path.iterdir()))
+    assert sum(p.stat().st_size for p in tmp_path.iterdir()) == data["dot"]["bytes"] <= 6000

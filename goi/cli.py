@@ -296,6 +296,9 @@ def cmd_run(args, source: str) -> int:
             # A file goi has not just created is never overwritten, and a link planted at its
             # name is never followed: O_EXCL | O_NOFOLLOW. Past --max-dot-bytes in all,
             # pictures are skipped (and counted), not written.
+            if dot_files["skipped"]:  # the budget is spent: the rest are not even drawn
+                dot_files["skipped"] += 1
+                return
             text = to_dot(machine.graph, machine, title)
             size = len(text.encode("utf-8"))
             if dot_files["bytes"] + size > args.max_dot_bytes:

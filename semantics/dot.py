@@ -37,6 +37,30 @@ def _node_line(node: G.Node) -> str:
     return f'n{node.id} [label="{_escape(G.label(node))}" shape={shape}{color}];'
 
 
+def _emit_boxes(graph: G.Graph, lines: list[str]) -> None:
+    """Nodes level by level, each box a cluster inside its parent's. Iterative (boxes nest as
+    deep as the program), and indented at most a few levels, so the text stays linear in the
+    graph's size (and no recursive closure keeps it alive in a reference cycle)."""
+    todo: list = [("enter", None, 0)]
+    while todo:
+        action, box, depth = todo.pop()
+        pad = "  " * min(depth + 1, 8)
+        if action == "close":
+            lines.append(pad + "}")
+            continue
+        if box is None:
+            inner, members, children, below = pad, graph.top, graph.top_boxes, 0
+        else:
+            lines.append(f"{pad}subgraph cluster_box{box.id} {{")
+            lines.append(f'{pad}  label="box {box.id}"; style=rounded; color=gray40;')
+            inner, members, children, below = "  " * min(depth + 2, 8), box.nodes, box.children, depth + 1
+            todo.append(("close", box, depth))
+        for node in sorted(members, key=lambda n: n.id):
+            lines.append(inner + _node_line(node))
+        for child in sorted(children, key=lambda b: b.id, reverse=True):
+            todo.append(("enter", child, below))
+
+
 def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
     lines = ["digraph goi {", "  rankdir=BT;", '  node [fontname="DejaVu Sans" fontsize=11];', '  edge [fontname="DejaVu Sans" fontsize=8];']
     caption = [title] if title else []
@@ -52,17 +76,7 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
         newline = "\\n"  # DOT's line break inside a label
         lines.append(f'  label="{newline.join(_escape(c) for c in caption)}"; labelloc=t;')
 
-    def emit(level, boxes, indent):
-        members = graph.top if level is None else level.nodes
-        for node in sorted(members, key=lambda n: n.id):
-            lines.append(indent + _node_line(node))
-        for box in sorted(boxes, key=lambda b: b.id):
-            lines.append(f"{indent}subgraph cluster_box{box.id} {{")
-            lines.append(f'{indent}  label="box {box.id}"; style=rounded; color=gray40;')
-            emit(box, box.children, indent + "  ")
-            lines.append(f"{indent}}}")
-
-    emit(None, graph.top_boxes, "  ")
+    _emit_boxes(graph, lines)
     lines.append('  root [shape=point];')
     for link in sorted(graph.links, key=lambda l: l.id):
         src = f"n{link.src.id}" if link.src is not None else "root"

@@ -264,7 +264,7 @@ def run_payload(result, args, checks: list[str]) -> dict:
 
 def cmd_run(args, source: str) -> int:
     from . import api
-    from .semantics.dot import to_dot
+    from .semantics.dot import dot_lines
 
     judgement = api.check(source)
     if args.params is not None and len(args.params) != len(judgement.params):
@@ -299,11 +299,6 @@ def cmd_run(args, source: str) -> int:
             if dot_files["skipped"]:  # the budget is spent: the rest are not even drawn
                 dot_files["skipped"] += 1
                 return
-            text = to_dot(machine.graph, machine, title)
-            size = len(text.encode("utf-8"))
-            if dot_files["bytes"] + size > args.max_dot_bytes:
-                dot_files["skipped"] += 1
-                return
             path = os.path.join(args.dot, name)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
@@ -311,8 +306,18 @@ def cmd_run(args, source: str) -> int:
                 raise ReadError(f"--dot {args.dot}: {name} exists already; goi writes only new files (use an empty directory)") from None
             except OSError as exc:
                 raise ReadError(f"--dot {args.dot}: cannot write {name}: {exc.strerror}") from None
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            room, size = args.max_dot_bytes - dot_files["bytes"], 0
+            with os.fdopen(fd, "wb") as handle:
+                for line in dot_lines(machine.graph, machine, title):
+                    data = (line + "\n").encode("utf-8")
+                    size += len(data)
+                    if size > room:
+                        break
+                    handle.write(data)
+            if size > room:  # over the budget: this picture is not kept
+                os.unlink(path)
+                dot_files["skipped"] += 1
+                return
             dot_files["written"] += 1
             dot_files["bytes"] += size
 

@@ -8,6 +8,8 @@ token's link is a thick red edge, and the token data is the graph's caption.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from . import graph as G
 from .token import show_box_stack, show_flag, show_stack
 
@@ -37,7 +39,7 @@ def _node_line(node: G.Node) -> str:
     return f'n{node.id} [label="{_escape(G.label(node))}" shape={shape}{color}];'
 
 
-def _emit_boxes(graph: G.Graph, lines: list[str]) -> None:
+def _box_lines(graph: G.Graph) -> Iterator[str]:
     """Nodes level by level, each box a cluster inside its parent's. Iterative (boxes nest as
     deep as the program), and indented at most a few levels, so the text stays linear in the
     graph's size (and no recursive closure keeps it alive in a reference cycle)."""
@@ -46,23 +48,29 @@ def _emit_boxes(graph: G.Graph, lines: list[str]) -> None:
         action, box, depth = todo.pop()
         pad = "  " * min(depth + 1, 8)
         if action == "close":
-            lines.append(pad + "}")
+            yield pad + "}"
             continue
         if box is None:
             inner, members, children, below = pad, graph.top, graph.top_boxes, 0
         else:
-            lines.append(f"{pad}subgraph cluster_box{box.id} {{")
-            lines.append(f'{pad}  label="box {box.id}"; style=rounded; color=gray40;')
+            yield f"{pad}subgraph cluster_box{box.id} {{"
+            yield f'{pad}  label="box {box.id}"; style=rounded; color=gray40;'
             inner, members, children, below = "  " * min(depth + 2, 8), box.nodes, box.children, depth + 1
             todo.append(("close", box, depth))
         for node in sorted(members, key=lambda n: n.id):
-            lines.append(inner + _node_line(node))
+            yield inner + _node_line(node)
         for child in sorted(children, key=lambda b: b.id, reverse=True):
             todo.append(("enter", child, below))
 
 
 def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
-    lines = ["digraph goi {", "  rankdir=BT;", '  node [fontname="DejaVu Sans" fontsize=11];', '  edge [fontname="DejaVu Sans" fontsize=8];']
+    """The graph state as one DOT text."""
+    return "\n".join(dot_lines(graph, machine, title)) + "\n"
+
+
+def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
+    """The DOT text line by line (for writing a large graph without holding its text)."""
+    yield from ["digraph goi {", "  rankdir=BT;", '  node [fontname="DejaVu Sans" fontsize=11];', '  edge [fontname="DejaVu Sans" fontsize=8];']
     caption = [title] if title else []
     token_link = None
     if machine is not None:
@@ -74,15 +82,15 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
         )
     if caption:
         newline = "\\n"  # DOT's line break inside a label
-        lines.append(f'  label="{newline.join(_escape(c) for c in caption)}"; labelloc=t;')
+        yield f'  label="{newline.join(_escape(c) for c in caption)}"; labelloc=t;'
 
-    _emit_boxes(graph, lines)
-    lines.append('  root [shape=point];')
+    yield from _box_lines(graph)
+    yield '  root [shape=point];'
     for link in sorted(graph.links, key=lambda l: l.id):
         src = f"n{link.src.id}" if link.src is not None else "root"
         if link.dst is None:
             dst = f"out{link.id}"
-            lines.append(f"  {dst} [shape=point];")
+            yield f"  {dst} [shape=point];"
         else:
             dst = f"n{link.dst.id}"
         attrs = [f'label="ℓ{link.id}: {_escape(str(link.type))}"']
@@ -92,6 +100,5 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
             attrs.append("color=red")
         if link is token_link:
             attrs.append("color=red penwidth=3")
-        lines.append(f"  {src} -> {dst} [{' '.join(attrs)}];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+        yield f"  {src} -> {dst} [{' '.join(attrs)}];"
+    yield "}"

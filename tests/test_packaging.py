@@ -2,6 +2,7 @@
 environment (no editable install, no source tree on the path), must give a working `goi`
 command and `import goi` — the checks an editable install cannot make."""
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -15,8 +16,13 @@ ROOT = Path(__file__).parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """Built from a copy of the tree without what builds and runs leave behind (setuptools
+    would otherwise reuse a stale build/ and the wheel could hold files the tree no longer has)."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+    source = tmp_path_factory.mktemp("source") / "goi"
+    leftovers = shutil.ignore_patterns("build", "dist", ".venv", ".git", "*.egg-info", ".hypothesis", ".pytest_cache", "__pycache__")
+    shutil.copytree(ROOT, source, ignore=leftovers)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)],
                    check=True, capture_output=True, timeout=600)
     (built,) = out.glob("goi_abductive-*.whl")
     return built

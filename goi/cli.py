@@ -383,6 +383,7 @@ def cmd_props(args, _source) -> int:
     import contextlib
 
     from .properties import coverage, driver
+    from .properties.progress import PROGRESS
 
     names = args.names or list(driver.NAMES)
     unknown = driver.unknown_names(names)
@@ -401,10 +402,14 @@ def cmd_props(args, _source) -> int:
             say(f"  replay: {r.replay}")
 
     coverage.reset()
+    PROGRESS.quiet = args.json
     # Hypothesis and the properties may print; under --json only the one object goes to stdout.
     quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
-    with quiet:
-        results, interrupted = driver.run_suite(names, args.profile, args.examples, args.seed, args.replay, on_result=show)
+    try:
+        with quiet:
+            results, interrupted = driver.run_suite(names, args.profile, args.examples, args.seed, args.replay, on_result=show)
+    finally:
+        PROGRESS.quiet = False
     summary = coverage.summary()
     if args.json:
         write_json({

@@ -18,6 +18,7 @@ from hypothesis import reproduce_failure, settings
 
 from . import coverage, suite
 from .profiles import config, register
+from .progress import PROGRESS
 from .runner import BudgetFinding, Finding
 
 NAMES = tuple(suite.TESTS)
@@ -86,6 +87,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         test = reproduce_failure(hypothesis.__version__, replay.encode("ascii"))(test)
     runs_before = coverage.RUN_COUNT[0]
     start = time.perf_counter()
+    PROGRESS.name, PROGRESS.target_override = None, examples
     status, finding, program, blob = "passed", None, None, None
     try:
         test()

@@ -20,11 +20,13 @@ from goi.generators.typed import programs
 
 from . import agreement, determinism, gc_bisimulation, invariants, parameter_preservation, soundness, split_contractions
 from .profiles import Config
+from .progress import PROGRESS
 
 
 def _soundness(config: Config):
     @given(programs(max_depth=config.max_depth))
     def soundness_property(term):
+        PROGRESS.tick("soundness", config.examples)
         soundness(term, config)
 
     return soundness_property
@@ -33,6 +35,7 @@ def _soundness(config: Config):
 def _invariants(config: Config):
     @given(programs(max_depth=config.max_depth))
     def invariants_property(term):
+        PROGRESS.tick("invariants", config.examples)
         invariants(term, config)
 
     return invariants_property
@@ -41,6 +44,7 @@ def _invariants(config: Config):
 def _determinism(config: Config):
     @given(programs(max_depth=config.max_depth), st.integers(min_value=0, max_value=2**16))
     def determinism_property(term, seed):
+        PROGRESS.tick("determinism", config.examples)
         determinism(term, config, seed)
 
     return determinism_property
@@ -49,6 +53,7 @@ def _determinism(config: Config):
 def _gc(config: Config):
     @given(programs(max_depth=config.max_depth))
     def gc_property(term):
+        PROGRESS.tick("gc", config.examples)
         gc_bisimulation(term, config)
 
     return gc_property
@@ -57,6 +62,7 @@ def _gc(config: Config):
 def _agreement(config: Config):
     @given(programs(max_depth=config.max_depth))
     def agreement_property(term):
+        PROGRESS.tick("agreement", config.examples)
         agreement(term, config)
 
     return agreement_property
@@ -65,6 +71,7 @@ def _agreement(config: Config):
 def _parameters(config: Config):
     @given(programs(max_depth=config.max_depth))
     def parameters_property(term):
+        PROGRESS.tick("parameters", config.examples)
         parameter_preservation(term, config)
 
     return parameters_property
@@ -73,6 +80,7 @@ def _parameters(config: Config):
 def _contractions(config: Config):
     @given(split_graphs(max_depth=config.max_depth))
     def contractions_property(case):
+        PROGRESS.tick("contractions", config.examples)
         term, _judgement, graph = case
         split_contractions(term, graph, config)
 

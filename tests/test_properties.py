@@ -3,6 +3,8 @@ active Hypothesis profile (ci, dev, deep: properties/profiles.py)."""
 
 from collections import Counter
 
+import pytest
+
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -23,15 +25,17 @@ DEPTH = CONFIG.max_depth
 
 
 # The property tests are goi.properties.suite's, the ones `goi props` runs: one database key each.
-test_soundness = suite.build("soundness", CONFIG)
-test_invariants_after_every_transition = suite.build("invariants", CONFIG)
-test_determinism_and_alpha_equivalence = suite.build("determinism", CONFIG)
-test_gc_bisimulation = suite.build("gc", CONFIG)
-test_agreement_with_the_second_opinion = suite.build("agreement", CONFIG)
-test_parameter_preservation = suite.build("parameters", CONFIG)
-test_split_contractions = suite.build("contractions", CONFIG)
+PROPERTY = pytest.mark.properties
+test_soundness = PROPERTY(suite.build("soundness", CONFIG))
+test_invariants_after_every_transition = PROPERTY(suite.build("invariants", CONFIG))
+test_determinism_and_alpha_equivalence = PROPERTY(suite.build("determinism", CONFIG))
+test_gc_bisimulation = PROPERTY(suite.build("gc", CONFIG))
+test_agreement_with_the_second_opinion = PROPERTY(suite.build("agreement", CONFIG))
+test_parameter_preservation = PROPERTY(suite.build("parameters", CONFIG))
+test_split_contractions = PROPERTY(suite.build("contractions", CONFIG))
 
 
+@PROPERTY
 @given(programs(max_depth=DEPTH, decoupling=False, iterated=False))
 def test_agreement_on_decoupling_free_programs(term):
     properties.agreement(term, CONFIG)

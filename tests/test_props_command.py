@@ -161,3 +161,14 @@ def test_props_usage_errors_exit_2(capsys, argv):
     code = main(["props", *argv, "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == exitcodes.USAGE and data["error"]["kind"] == "usage"
+
+
+def test_long_runs_show_their_progress(monkeypatch, capfd):
+    monkeypatch.setenv("GOI_PROGRESS", "1")
+    monkeypatch.setenv("GOI_PROGRESS_SECONDS", "0")
+    assert driver.run_property("soundness", "ci", 5).status == "passed"
+    lines = [line for line in capfd.readouterr().err.splitlines() if line.startswith("[goi] soundness: ")]
+    assert lines and lines[-1].startswith("[goi] soundness: 5/5 examples, ") and "left" in lines[-1]
+    monkeypatch.setenv("GOI_PROGRESS", "0")
+    driver.run_property("soundness", "ci", 5)
+    assert "[goi]" not in capfd.readouterr().err

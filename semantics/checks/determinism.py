@@ -2,9 +2,10 @@
 the ?-rewrites does not matter: every order of one ?-phase ends in the same state, up to
 name permutation.
 
-When the machine enters a ?-phase (the flag becomes ?), the state is cloned; when the
-phase ends (box.close), the other orders are run on clones from that snapshot and each end
-state is compared with the machine's (networkx isomorphism respecting node kinds and data,
+Every order of a ?-phase shares its prefix up to the first state that offers a choice of
+?-rewrite: there (and only in phases that have one) the state is cloned; when the phase ends
+(box.close), the other orders are run on clones from that snapshot and each end state is
+compared with the machine's (networkx isomorphism respecting node kinds and data,
 port order, link types up to renaming of names, box structure, token position, stacks).
 A box's auxiliary doors are compared as a set, as in the paper: absorption appends the
 absorbed box's doors to the list, so the order of doors records the order of absorptions,
@@ -12,8 +13,10 @@ a representation detail (docs/INVARIANTS.md).
 
 Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
 exhaustively; a larger one by `determinism_paths` random orders (seeded, reproducible).
-Phases with a single order are skipped. With `check_mode="sampled"`, only the phases with a
-choice numbered 1..16 and then powers of two are explored. Cost: up to determinism_paths ×
+Phases with a single order are skipped (nothing is cloned for them). With
+`check_mode="sampled"`, ?-phases numbered 1..16 and then powers of two are due, and a due
+phase with no choice passes its turn to the next phase that has one; other phases cost
+nothing. Cost: up to determinism_paths ×
 (phase length + clone of the graph + isomorphism test) per explored phase.
 """
 
@@ -33,18 +36,36 @@ class Determinism(Check):
         self.mode = check_mode
         self.rng = random.Random(determinism_seed)
         self.snapshot = None
-        self.phases = 0
+        self.phase_count = 0  # ?-phases seen
+        self.due = False  # the sampling schedule wants the next phase with a choice explored
+        self.watching = False  # looking for this phase's first choice
+        self.phases = 0  # phases explored
         self.explored = 0
         self.sampled_phases = 0
 
     def after(self, machine, rule_id, redex) -> None:
         from ..gc import mirror
 
-        if rule_id == "pass.bang.up":
-            self.snapshot = mirror(machine)
-        elif rule_id == "box.close" and self.snapshot is not None:
-            snapshot, self.snapshot = self.snapshot, None
-            self._compare(machine, snapshot)
+        if rule_id == "pass.bang.up":  # a ?-phase starts
+            self.phase_count += 1
+            k = self.phase_count
+            self.due = self.due or self.mode != "sampled" or k <= 16 or (k & (k - 1)) == 0
+            self.watching = self.due
+            self.snapshot = None
+        elif rule_id == "box.close":  # it ends
+            snapshot, self.snapshot, self.watching = self.snapshot, None, False
+            if snapshot is not None:
+                self.due = False
+                self._compare(machine, snapshot)
+            return
+        if self.watching and machine.token.flag == "?":
+            # Every order of the phase shares its prefix up to the first state offering a
+            # choice: the other orders are explored from there (one clone per phase).
+            from ..rules.open_box import candidates
+
+            if len(candidates(machine, limit=2)) > 1:
+                self.snapshot = mirror(machine)
+                self.watching = False
 
     def _ends(self, start, sample: bool):
         """End states (flag !) of the phase from `start`: all orders, or one random order."""
@@ -80,12 +101,7 @@ class Determinism(Check):
         from ..compare import isomorphic
         from ..gc import mirror as clone_machine
 
-        if not self._has_choice(snapshot):
-            return
         self.phases += 1
-        k = self.phases
-        if self.mode == "sampled" and k > 16 and (k & (k - 1)) != 0:
-            return
         ends = []
         exhaustive = True
         for end in self._ends(clone_machine(snapshot), sample=False):
@@ -102,19 +118,3 @@ class Determinism(Check):
                 raise self.fail(f"another order of this ?-phase gets stuck: {other.describe()}")
             if not isomorphic(machine.graph, other.graph, machine.token, other.token, ordered_doors=False):
                 raise self.fail("another order of this ?-phase reaches a different state (not isomorphic up to names)")
-
-    @staticmethod
-    def _has_choice(snapshot) -> bool:
-        """Does any state of this phase (following the first options) offer a choice?"""
-        from ..gc import mirror as clone_machine
-
-        m = clone_machine(snapshot)
-        while True:
-            options = m.enabled()
-            if len(options) > 1:
-                return True
-            if not options:
-                return False
-            m.apply(*options[0])
-            if options[0][0] == "box.close":
-                return False

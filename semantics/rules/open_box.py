@@ -54,15 +54,18 @@ def box_reachable(start_doors: list[G.Node]):
 DEEP_KINDS = {G.CON: "deep.contract", G.PROJ: "deep.project", G.ABD: "deep.decouple"}
 
 
-def candidates(m, first_only: bool = False) -> list[tuple[str, tuple]]:
+def candidates(m, first_only: bool = False, limit: int = 0) -> list[tuple[str, tuple]]:
     """The ?-rewrites enabled now, in a fixed order: absorptions (door order), then deep rules.
 
     With `first_only`, just the first of that order (the default strategy's choice),
     found without listing the rest: the cost of a ?-phase then stays linear in the
     number of rewrites it makes (absorbed doors leave the front of the door list, so
     the scan for an absorbable door is amortised constant; the box-path search runs
-    only when no door is absorbable, and stops at its first redex).
+    only when no door is absorbable, and stops at its first redex). With `limit`, at most
+    that many (the determinism check asks for two: is there a choice?).
     """
+    if first_only:
+        limit = 1
     box = current_box(m)
     if box is None:
         return []
@@ -75,7 +78,7 @@ def candidates(m, first_only: bool = False) -> list[tuple[str, tuple]]:
         out = door.outs[0]
         if out.dst is not None and out.dst.kind == G.BANG:
             found.append(("box.absorb", (box, door)))
-            if first_only:
+            if len(found) == limit:
                 return found
     if not has_why:
         return [("box.close", (box,))]
@@ -89,7 +92,7 @@ def candidates(m, first_only: bool = False) -> list[tuple[str, tuple]]:
         out = node.outs[0]
         if out is not None and out.dst is not None and out.dst.kind == G.BANG:
             found.append((rule_id, (box, node)))
-            if first_only:
+            if len(found) == limit:
                 return found
     return found
 

@@ -3,9 +3,10 @@ terminal — which property, examples done out of the target, rate, time left:
 
     [goi] invariants: 340/2000 examples, 12.3/s, about 2m15s left
 
-Written to the process's own standard error (past pytest's capture; pytest-xdist workers
-share the terminal), only where that is a terminal and no CI is detected, unless
-GOI_PROGRESS=1 asks for it anyway (GOI_PROGRESS=0 silences it). Quiet under --json.
+Written to the terminal itself (/dev/tty: past pytest's output capture, and from every
+pytest-xdist worker), only where there is one and no CI is detected, unless GOI_PROGRESS=1
+asks for it anyway — then to GOI_PROGRESS_FILE if set, else the terminal, else standard
+error. GOI_PROGRESS=0 silences it; `goi props --json` too.
 """
 
 from __future__ import annotations
@@ -20,14 +21,41 @@ def interval() -> float:
     return float(os.environ.get("GOI_PROGRESS_SECONDS", "30"))
 
 
+_TTY: list = []  # the terminal, opened once (None where there is none)
+
+
+def _terminal():
+    if not _TTY:
+        try:
+            _TTY.append(open("/dev/tty", "w", encoding="utf-8"))
+        except OSError:
+            _TTY.append(None)
+    return _TTY[0]
+
+
+def _in_ci() -> bool:
+    from hypothesis._settings import is_in_ci
+
+    return is_in_ci()
+
+
 def enabled() -> bool:
     wanted = os.environ.get("GOI_PROGRESS")
     if wanted is not None:
         return wanted not in ("", "0", "no", "false")
-    from hypothesis._settings import is_in_ci
+    return _terminal() is not None and not _in_ci()
 
-    stream = sys.__stderr__
-    return stream is not None and stream.isatty() and not is_in_ci()
+
+def write(line: str) -> None:
+    path = os.environ.get("GOI_PROGRESS_FILE")
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+        return
+    stream = _terminal() or sys.__stderr__
+    if stream is not None:
+        stream.write(line + "\n")
+        stream.flush()
 
 
 class Progress:
@@ -52,8 +80,7 @@ class Progress:
         now = time.monotonic()
         if now - self.last >= interval() and not self.quiet and enabled():
             self.last = now
-            sys.__stderr__.write(self.line(now) + "\n")
-            sys.__stderr__.flush()
+            write(self.line(now))
 
     def line(self, now: float) -> str:
         elapsed = max(now - self.started, 1e-9)

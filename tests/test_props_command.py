@@ -172,3 +172,12 @@ def test_long_runs_show_their_progress(monkeypatch, capfd):
     monkeypatch.setenv("GOI_PROGRESS", "0")
     driver.run_property("soundness", "ci", 5)
     assert "[goi]" not in capfd.readouterr().err
+
+
+def test_progress_can_go_to_a_file(monkeypatch, tmp_path):
+    log = tmp_path / "progress.log"
+    monkeypatch.setenv("GOI_PROGRESS", "1")
+    monkeypatch.setenv("GOI_PROGRESS_SECONDS", "0")
+    monkeypatch.setenv("GOI_PROGRESS_FILE", str(log))
+    assert driver.run_property("gc", "ci", 4).status == "passed"
+    assert log.read_text().splitlines()[-1].startswith("[goi] gc: 4/4 examples, ")

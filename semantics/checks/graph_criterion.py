@@ -168,8 +168,20 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
     return problems
 
 
+def graph_problems_now(machine) -> list[tuple[str, list]]:
+    """graph_problems of the machine's current graph, computed once per state: `graph` and
+    `validity` (which includes the graph criterion) both ask after the same transition. The
+    graph changes only by transitions (and the collector, which runs before the checks)."""
+    cached = getattr(machine, "_graph_problems", None)
+    if cached is not None and cached[0] == machine.steps and cached[1] is machine.graph:
+        return cached[2]
+    problems = graph_problems(machine.graph)
+    machine._graph_problems = (machine.steps, machine.graph, problems)
+    return problems
+
+
 class GraphCriterion(GraphCheck):
     name = "graph"
 
     def problems(self, machine):
-        return graph_problems(machine.graph)
+        return graph_problems_now(machine)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..token import AT, LAMBDA, STAR, UP, Marker
 from ..types import Arrow, Vec
 from . import GraphCheck
-from .graph_criterion import graph_problems
+from .graph_criterion import graph_problems_now
 from .names import name_problems, validation_map
 
 
@@ -52,7 +52,7 @@ class Validity(GraphCheck):
     name = "validity"
 
     def problems(self, machine):
-        problems = name_problems(machine.graph) + graph_problems(machine.graph)
+        problems = name_problems(machine.graph) + graph_problems_now(machine)
         if not problems:
             self.v, _ = validation_map(machine.graph)
         return problems

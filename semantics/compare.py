@@ -234,7 +234,7 @@ def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, or
         probe.visit(next(iter(rest)))
         members = [x for x in probe.num if isinstance(x, G.Node)]
         best = None
-        for start in members:
+        for start in _least_starts(members, name_labels, ordered_doors):
             d = _Canon(name_labels, ordered_doors, None)
             d.visit(start)
             desc = repr(tuple(sorted(d.out)) + (("names", len(d.names)),))  # repr: a total order
@@ -244,6 +244,25 @@ def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, or
         rest -= set(members)
     # a box must be compared by its parent too: encoded by its principal's level ("in" above)
     return (tuple(head), tuple(main), tuple(sorted(components)), ("names", len(c.names)))
+
+
+def _least_starts(members: list, name_labels, ordered_doors: bool) -> list:
+    """The nodes a component's least description can start from. A description starts with
+    its start node's own (number 0, kind, data, arity, and the numbers of its links, which
+    the traversal gives its neighbours first): only starts with the least such prefix can
+    give the least description, so only they are traversed (was: every node, quadratic in
+    the size of garbage components)."""
+    keyed = []
+    for s in members:
+        d = _Canon(name_labels, ordered_doors, None)
+        d.num[s] = 0
+        for z in _Canon._neighbours(s):
+            if z is not None and z not in d.num:
+                d.num[z] = len(d.num)
+        own = d._describe(s)[:7]  # number, kind, data, arity, input and output link numbers
+        keyed.append((repr(own)[:-1] + ", ", s))
+    least = min(k for k, _ in keyed)
+    return [s for k, s in keyed if k == least]
 
 
 def _stack_key(x):

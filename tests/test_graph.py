@@ -224,3 +224,24 @@ def test_canonical_form_agrees_with_vf2(t1, t2):
     names = sorted(copy.names())
     copy.rename_everywhere({n: f"z{i}" for i, n in enumerate(names)})
     assert isomorphic(a.graph, copy) and vf2_isomorphic(a.graph, copy)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(max_depth=4))
+def test_canonical_form_tries_only_the_least_starts_without_changing_the_result(term):
+    """Garbage components are described from their least start node; trying only the starts
+    with the least own description must give exactly the description trying every node gives."""
+    import goi
+    from goi.semantics import compare
+
+    execution = goi.prepare(term)
+    execution.run()
+    m = execution.machine
+    every_start = lambda members, labels, ordered: members  # noqa: E731
+    for ordered in (True, False):
+        pruned = compare.canonical(m.graph, m.token, None, ordered)
+        original, compare._least_starts = compare._least_starts, every_start
+        try:
+            assert compare.canonical(m.graph, m.token, None, ordered) == pruned
+        finally:
+            compare._least_starts = original

@@ -24,6 +24,7 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
         return fn(*args, **kwargs)
     result: list = []
     raised: list[BaseException] = []
+    done = threading.Event()
 
     def work() -> None:
         _local.deep = True
@@ -31,6 +32,8 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
             result.append(fn(*args, **kwargs))
         except BaseException as exc:
             raised.append(exc)
+        finally:
+            done.set()
 
     with _lock:
         if _active[0] == 0:
@@ -44,7 +47,7 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
         finally:
             threading.stack_size(previous)
     try:
-        _join(worker)
+        _wait(worker, done)
     finally:
         with _lock:
             _active[0] -= 1
@@ -55,16 +58,21 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     return result[0]
 
 
-def _join(worker: threading.Thread) -> None:
-    """Wait for the worker; a Ctrl-C in the waiting thread is passed on to the worker."""
-    while worker.is_alive():
+def _wait(worker: threading.Thread, done: threading.Event) -> None:
+    """Wait until the worker is done; a Ctrl-C in the waiting thread is passed on to the
+    worker, which stops as it would have (goi props reports what finished). The wait is on
+    an Event: a Thread.join interrupted by Ctrl-C can leave the thread looking finished
+    while it still runs (CPython, bpo-21822)."""
+    while True:
         try:
-            worker.join()
+            done.wait()
+            break
         except KeyboardInterrupt:
             import ctypes
 
             assert worker.ident is not None
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
+    worker.join()
 
 
 _local = threading.local()

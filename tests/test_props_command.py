@@ -181,3 +181,19 @@ def test_progress_can_go_to_a_file(monkeypatch, tmp_path):
     monkeypatch.setenv("GOI_PROGRESS_FILE", str(log))
     assert driver.run_property("gc", "ci", 4).status == "passed"
     assert log.read_text().splitlines()[-1].startswith("[goi] gc: 4/4 examples, ")
+
+
+def test_a_real_ctrl_c_stops_goi_props_cleanly():
+    """SIGINT reaches the main thread while the properties run on the deep-stack worker: it is
+    passed on, and the run ends with its summary (CPython's interrupted Thread.join is avoided)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "goi", "props", "--profile", "dev", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == exitcodes.INTERRUPTED, err.decode()[-2000:]
+    data = json.loads(out)
+    assert data["status"] == "interrupted" and data["not_run"] and b"Traceback" not in err

@@ -182,7 +182,7 @@ def test_our_dominators_agree_with_networkx():
         m = Machine(_translate(text))
         while True:
             succ = _successors(m.graph)
-            start = ("l", m.graph.root)
+            start = m.graph.root
             ours = immediate_dominators(succ, start)
             d = nx.DiGraph()
             for v, ws in succ.items():

@@ -27,22 +27,19 @@ from . import GraphCheck
 
 
 def _successors(graph: G.Graph, only_kind=None):
-    """Adjacency of the box-path graph on vertices (kind, object); see the module doc."""
-    succ: dict[tuple, list[tuple]] = {}
-
-    def edge(a, b):
-        succ.setdefault(a, []).append(b)
-        succ.setdefault(b, [])
-
+    """Adjacency of the box-path graph, whose vertices are the graph's links and nodes
+    themselves (compared by identity); see the module doc."""
+    succ: dict = {}
+    for node in graph.nodes:
+        succ[node] = []
     for link in graph.links:
         if only_kind is not None and link.type.kind != only_kind:
             continue
-        lv = ("l", link)
-        succ.setdefault(lv, [])
+        out = succ.setdefault(link, [])
         if link.dst is not None:
-            edge(lv, ("n", link.dst))
+            out.append(link.dst)
         if link.src is not None:
-            edge(("n", link.src), lv)
+            succ[link.src].append(link)
     for box in graph.boxes:
         root = box.principal.outs[0] if box.principal.outs else None
         for door in box.doors:
@@ -50,10 +47,12 @@ def _successors(graph: G.Graph, only_kind=None):
             if inner is None:
                 continue
             if only_kind is None and root is not None:
-                edge(("l", root), ("l", inner))
+                succ.setdefault(root, []).append(inner)
+                succ.setdefault(inner, [])
             elif only_kind is not None and inner.type.kind == only_kind:
                 # an argument-typed box-path reaching the box jumps over its content
-                edge(("n", box.principal), ("l", inner))
+                succ[box.principal].append(inner)
+                succ.setdefault(inner, [])
     return succ
 
 
@@ -74,7 +73,7 @@ def _cycle_nodes(succ) -> list:
                 queue.append(w)
     if seen == len(succ):
         return []
-    return [v[1] for v, d in indeg.items() if d > 0 and v[0] == "n"]
+    return [v for v, d in indeg.items() if d > 0 and isinstance(v, G.Node)]
 
 
 def _postorder(succ, start):
@@ -138,18 +137,18 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
     if graph.root is None:
         return problems
     succ = _successors(graph)
-    start = ("l", graph.root)
+    start = graph.root
     lams = [n for n in graph.nodes if n.kind == G.LAM and n.outs[1] is not None]
     if lams:
         idom = immediate_dominators(succ, start)
         for n in lams:
-            var, inp = ("l", n.outs[1]), ("l", n.ins[0])
+            var, inp = n.outs[1], n.ins[0]
             if var not in idom:
                 continue  # unreachable: covered vacuously
             v = var
-            while v != start and v != inp:
+            while v is not start and v is not inp:
                 v = idom[v]
-            if v != inp:
+            if v is not inp:
                 problems.append((f"the bound variable of {n!r} is not covered by its input", [n]))
     # A/P covering: reachable from the root without crossing a ?-node?
     covered = [n for n in graph.nodes if n.kind in (G.ABD, G.PROJ)]
@@ -159,11 +158,11 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
         while queue:
             v = queue.popleft()
             for w in succ[v]:
-                if w not in seen and not (w[0] == "n" and w[1].kind == G.WHY):
+                if w not in seen and not (isinstance(w, G.Node) and w.kind == G.WHY):
                     seen.add(w)
                     queue.append(w)
         for n in covered:
-            if ("n", n) in seen:
+            if n in seen:
                 problems.append((f"{n!r} is reachable from the root by a box-path crossing no ?-node", [n]))
     return problems
 

@@ -108,6 +108,7 @@ class GraphCheck(Check):
 
     def __init__(self, check_mode: str = "exhaustive"):
         self.policy = Policy(check_mode)
+        self.seen: tuple = (None, -1)  # (graph, version) last checked
 
     def problems(self, machine) -> list[tuple[str, list]]:
         """(message, nodes) for every problem of the current graph."""
@@ -118,12 +119,16 @@ class GraphCheck(Check):
 
     def after(self, machine, rule_id, redex) -> None:
         if self.policy.due(rule_id):
+            graph = machine.graph
+            if (graph, graph.version) == self.seen:
+                return  # no surgery since the last check (a flag-only rewrite): same verdict
             self.check(machine)
 
     def at_end(self, machine, outcome) -> None:
         self.check(machine)  # the last state, whatever the schedule
 
     def check(self, machine) -> None:
+        self.seen = (machine.graph, machine.graph.version)
         problems = self.problems(machine)
         if problems:
             message, nodes = problems[0]

@@ -24,7 +24,6 @@ editing ports by hand in the rules.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional
@@ -166,18 +165,6 @@ def weight(nodes) -> int:
     return sum(1 + (len(n.data[0]) if n.kind == VCONST else 0) for n in nodes)
 
 
-def _changes(method):
-    """Marks a surgery primitive: every call moves the graph's `version` on, so a check can
-    tell that nothing changed since it last looked (rules change graphs only through these)."""
-
-    @functools.wraps(method)
-    def primitive(self, *args, **kwargs):
-        self.version += 1
-        return method(self, *args, **kwargs)
-
-    return primitive
-
-
 class Graph:
     """A composite graph under rewriting; owns ids, fresh names and the top level."""
 
@@ -192,7 +179,7 @@ class Graph:
         self.params: list[Node] = []  # the ¡-nodes, in parameter order
         self._name_next: dict[str, int] = {}  # next suffix to try, per stem
         self.names_in_use: set[str] = set()
-        self.version = 0  # moved on by every surgery primitive
+        self.version = 0  # moved on by every surgery primitive (the methods below that change the graph)
 
     def allocated(self) -> int:
         """How many nodes, links and boxes were ever created (a measure of rewriting work)."""
@@ -201,8 +188,8 @@ class Graph:
         return n - 1
 
     # ---- creation ------------------------------------------------------------
-    @_changes
     def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         node = Node(next(self._ids), kind, box, data)
         node.ins = [None] * n_in
         node.outs = [None] * n_out
@@ -210,8 +197,8 @@ class Graph:
         self._members(box).add(node)
         return node
 
-    @_changes
     def new_box(self, parent: Optional[Box]) -> Box:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         box = Box(next(self._ids), parent)
         self.boxes.add(box)
         self._children(parent).add(box)
@@ -225,8 +212,8 @@ class Graph:
         box.principal = bang
         return box, bang
 
-    @_changes
     def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         link = Link(next(self._ids), type)
         self.links.add(link)
         if src is not None:
@@ -242,27 +229,27 @@ class Graph:
         return self.top_boxes if box is None else box.children
 
     # ---- connecting ----------------------------------------------------------
-    @_changes
     def set_src(self, link: Link, node: Node, port: int) -> None:
         """Make `link` the output `port` of `node`."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         link.src, link.src_port = node, port
         node.outs[port] = link
 
-    @_changes
     def set_dst(self, link: Link, node: Node, port: int) -> None:
         """Make `link` enter `node` at input `port` (or as a λ's bound variable, port VAR)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         link.dst, link.dst_port = node, port
         if port == VAR:
             node.outs[1] = link
         else:
             node.ins[port] = link
 
-    @_changes
     def splice(self, lower: Link, upper: Link) -> Link:
         """Join two links into one: `lower` takes over `upper`'s upper end; `upper` is deleted.
 
         Used when the node(s) between them are removed. Returns `lower`.
         """
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         node, port = upper.dst, upper.dst_port
         self.links.discard(upper)
         upper.src = upper.dst = None
@@ -274,34 +261,33 @@ class Graph:
                 self.root = lower
         return lower
 
-    @_changes
     def set_inputs(self, node: Node, links: list[Link]) -> None:
         """Give a contraction-like node exactly these input links, in this order."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         node.ins = [None] * len(links)
         for i, link in enumerate(links):
             self.set_dst(link, node, i)
 
-    @_changes
     def drop_input(self, node: Node, link: Link) -> None:
         """Remove one input of a contraction-like node (the link is deleted)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self.set_inputs(node, [l for l in node.ins if l is not link])
         self.delete_link(link)
 
-    @_changes
     def retype(self, link: Link, etype: EType) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         link.type = etype
 
-    @_changes
     def rekind(self, node: Node, kind: str) -> None:
         """Change a node's kind keeping its ports (turning provisional nodes definitive)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         node.kind = kind
 
-    @_changes
     def add_door(self, box: Box, door: Node) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         door.door_of = box
         box.doors.append(door)
 
-    @_changes
     def join_doors(self, boxes: list[Box]) -> None:
         """Join the i-th auxiliary doors of a box and its copies: ?-doors by a new C_n,
         ¿-doors by a new rotC_n (so provisional constants are shared, never copied).
@@ -309,6 +295,7 @@ class Graph:
         The first box's door outputs keep their targets through the join; the copies'
         outputs (dangling, as copy_box leaves them) enter it. For one box it is the identity.
         """
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         n = len(boxes)
         if n == 1:
             return
@@ -321,47 +308,47 @@ class Graph:
             for j, copy in enumerate(boxes[1:], start=1):
                 self.set_dst(copy.doors[i].outs[0], join, j)
 
-    @_changes
     def remove_door(self, box: Box, door: Node) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         box.doors.remove(door)
         self.delete_node(door)
 
-    @_changes
     def delete_node(self, node: Node) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self.nodes.discard(node)
         self._members(node.box).discard(node)
         node.ins = []
         node.outs = []
 
-    @_changes
     def delete_link(self, link: Link) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self.links.discard(link)
 
-    @_changes
     def delete_box(self, box: Box) -> None:
         """Forget the box as a box (its doors and content must already be gone or moved)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self.boxes.discard(box)
         self._children(box.parent).discard(box)
 
     # ---- boxes ---------------------------------------------------------------
-    @_changes
     def move_node(self, node: Node, box: Optional[Box]) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self._members(node.box).discard(node)
         node.box = box
         self._members(box).add(node)
 
-    @_changes
     def move_box(self, box: Box, parent: Optional[Box]) -> None:
         """Put `box` (with its doors) directly inside `parent`."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self._children(box.parent).discard(box)
         box.parent = parent
         self._children(parent).add(box)
         for door in [box.principal, *box.doors]:
             self.move_node(door, parent)
 
-    @_changes
     def unbox(self, box: Box) -> None:
         """Dissolve a box whose doors were already removed: its content joins the parent level."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         parent = box.parent
         for node in list(box.nodes):
             self.move_node(node, parent)
@@ -430,13 +417,13 @@ class Graph:
         return g, node_map, link_map
 
     # ---- names -----------------------------------------------------------------
-    @_changes
     def reserve_names(self, names: Iterable[str]) -> None:
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         self.names_in_use.update(names)
 
-    @_changes
     def fresh_name(self, base: str) -> str:
         """A name never used in this graph: the stem of `base` with a new suffix (a → a.1)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         stem = base.split(".")[0]
         k = self._name_next.get(stem, 1)
         while f"{stem}.{k}" in self.names_in_use:
@@ -447,7 +434,6 @@ class Graph:
         return name
 
     # ---- copying -----------------------------------------------------------------
-    @_changes
     def copy_box(self, box: Box, parent: Optional[Box], refresh: bool = True) -> tuple[Box, dict[Node, Node]]:
         """Copy `box` (doors, content, nested boxes) into `parent`.
 
@@ -459,6 +445,7 @@ class Graph:
         because a fresh name is only ever used for the copy of one name.
         Returns the copy and the map from original to copied nodes.
         """
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         nodes, boxes = self.contents(box)
         box_map: dict[Box, Box] = {}
         new = self.new_box(parent)
@@ -500,9 +487,9 @@ class Graph:
             self.refresh_names([node_map[n] for n in nodes] + [node_map[n] for n in doors], keep)
         return new, node_map
 
-    @_changes
     def rename_everywhere(self, mapping: dict[str, str]) -> None:
         """Apply a renaming of names to the whole graph (types of all links, data of all nodes)."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         for link in self.links:
             link.type = link.type.renamed(mapping)
         for n in self.nodes:
@@ -518,9 +505,9 @@ class Graph:
             found |= node_names(n)
         return found
 
-    @_changes
     def refresh_names(self, nodes: list[Node], keep: set[str]) -> dict[str, str]:
         """Rename, in these nodes and their links, every name not in `keep` to a fresh one."""
+        self.version += 1  # a surgery primitive (checks see that the graph changed)
         found: set[str] = set()
         links: set[Link] = set()
         for n in nodes:

@@ -1,6 +1,6 @@
 """What `--check all` costs against the bare machine (issue 10's targets: exhaustive ≤ 10×,
 sampled ≤ 3×), on the gradient-descent example and on benchmark families at three sizes.
-Best of `--repeat` runs each; ratios only, never asserted.
+Best of `--repeat` runs each (checked runs too); ratios only, never asserted.
 
     python benchmarks/bench_overhead.py [--repeat 3]
 """
@@ -42,8 +42,8 @@ def main() -> None:
     for name, text in CASES:
         j = goi.check(text)
         bare, r = best(j, args.repeat)
-        sampled, _ = best(j, 1, checks=["all"], check_mode="sampled")
-        exhaustive, rx = best(j, 1, checks=["all"], check_mode="exhaustive")
+        sampled, _ = best(j, args.repeat, checks=["all"], check_mode="sampled")
+        exhaustive, rx = best(j, args.repeat, checks=["all"], check_mode="exhaustive")
         top = ", ".join(f"{k} {v:.2f}" for k, v in sorted(rx.check_seconds.items(), key=lambda kv: -kv[1])[:3])
         print(f"{name:<22}{r.transitions:>8}{bare * 1e3:>9.1f}{sampled / bare:>9.0f}x{exhaustive / bare:>11.0f}x   {top}", flush=True)
 

@@ -16,7 +16,6 @@ or want the final graph.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable, Literal, Optional, Union
@@ -61,6 +60,14 @@ Division = Literal["total", "strict"]
 TOO_DEEP = "the program is nested too deeply for this implementation"
 
 
+def _deep(fn, *args):
+    """fn(*args) on the deep stack (semantics.stack); running out of it is a LimitError."""
+    try:
+        return with_deep_stack(fn, *args)
+    except RecursionError:
+        raise LimitError(TOO_DEEP) from None
+
+
 def check(text: str) -> Judgement:
     """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
 
@@ -70,10 +77,7 @@ def check(text: str) -> Judgement:
     """
     from .semantics.parser import parse
 
-    try:
-        return with_deep_stack(lambda: typecheck(parse(text), source=text))
-    except RecursionError:
-        raise LimitError(TOO_DEEP) from None
+    return _deep(lambda: typecheck(parse(text), source=text))
 
 
 def judge(program: Program) -> Judgement:
@@ -82,10 +86,7 @@ def judge(program: Program) -> Judgement:
         return program
     if isinstance(program, str):
         return check(program)
-    try:
-        return with_deep_stack(typecheck, program)
-    except RecursionError:
-        raise LimitError(TOO_DEEP) from None
+    return _deep(typecheck, program)
 
 
 @dataclass(frozen=True)
@@ -173,10 +174,7 @@ class Execution:
             raise ValueError(f"unknown strategy {strategy!r} (first or random)")
         self.strategy = strategy
         if graph is None:
-            try:
-                graph = with_deep_stack(translate, self.judgement, self.field, None if values is None else list(values))
-            except RecursionError:
-                raise LimitError(TOO_DEEP) from None
+            graph = _deep(translate, self.judgement, self.field, None if values is None else list(values))
         self.machine = Machine(graph, self.field, strategy, max_nodes)
         self.collector = None
         if gc:

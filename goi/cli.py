@@ -292,7 +292,7 @@ def cmd_run(args, source: str) -> int:
 
         dot_files = {"written": 0, "skipped": 0, "bytes": 0}
 
-        def dump(name: str, title: str) -> None:
+        def picture(name: str, title: str) -> None:
             # A file goi has not just created is never overwritten, and a link planted at its
             # name is never followed: O_EXCL | O_NOFOLLOW. Past --max-dot-bytes in all,
             # pictures are skipped (and counted), not written.
@@ -321,6 +321,7 @@ def cmd_run(args, source: str) -> int:
             dot_files["written"] += 1
             dot_files["bytes"] += size
 
+        dump = picture
         dump("000-initial.dot", "initial graph")
 
         def before(m, rule_id, redex):

@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from . import graph as G
 from .rules import REGISTRY, closed_box, compute, load_all, open_box, passes
-from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_element, show_flag, show_stack
+from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_flag, show_stack
 from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
 
 DEFAULT_MAX_NODES = 250_000
@@ -81,7 +81,7 @@ class Step:
 
     def render(self, show_value=str) -> str:
         """One line of `goi run --trace`."""
-        stack = ":".join([show_element(x, show_value) for x in self.stack] + ["□"])
+        stack = show_stack(self.stack[::-1], show_value)  # show_stack takes the top last
         boxes = ":".join([f"ℓ{i}" for i in self.box_stack] + ["□"])
         return (
             f"{self.number:>7} {self.rule:<20} ℓ{self.position:<5} {self.position_type:<14} "

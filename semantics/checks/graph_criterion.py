@@ -168,14 +168,15 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
 
 
 def graph_problems_now(machine) -> list[tuple[str, list]]:
-    """graph_problems of the machine's current graph, computed once per state: `graph` and
-    `validity` (which includes the graph criterion) both ask after the same transition. The
-    graph changes only by transitions (and the collector, which runs before the checks)."""
+    """graph_problems of the machine's current graph, computed once per graph version:
+    `graph` and `validity` (which includes the graph criterion) both ask after the same
+    transition, and only a surgery primitive (a rule's, or the collector's) changes it."""
+    graph = machine.graph
     cached = getattr(machine, "_graph_problems", None)
-    if cached is not None and cached[0] == machine.steps and cached[1] is machine.graph:
+    if cached is not None and cached[0] is graph and cached[1] == graph.version:
         return cached[2]
-    problems = graph_problems(machine.graph)
-    machine._graph_problems = (machine.steps, machine.graph, problems)
+    problems = graph_problems(graph)
+    machine._graph_problems = (graph, graph.version, problems)
     return problems
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 import hypothesis
@@ -36,7 +36,6 @@ class PropertyResult:
     program: Optional[str] = None
     blob: Optional[str] = None  # Hypothesis' @reproduce_failure blob
     replay: Optional[str] = None  # a command that replays the failure
-    extra: dict = field(default_factory=dict)
 
     @property
     def runs_per_second(self) -> Optional[float]:
@@ -91,7 +90,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
     status, finding, program, blob = "passed", None, None, None
     try:
         test()
-    except (Finding, BaseExceptionGroup, Exception) as raised:
+    except (BaseExceptionGroup, Exception) as raised:  # a Finding, or the machine itself raising
         exc = _first_failure(raised)
         blob = _blob_of(exc) or _blob_of(raised)
         if isinstance(exc, BudgetFinding):
@@ -121,11 +120,9 @@ def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None
             result = run_property(name, profile, examples, seed, replay)
         except KeyboardInterrupt:
             result = PropertyResult(name, "interrupted", coverage.RUN_COUNT[0] - runs_before, time.perf_counter() - start)
-            results.append(result)
-            if on_result:
-                on_result(result)
-            return results, True
         results.append(result)
         if on_result:
             on_result(result)
+        if result.status == "interrupted":
+            return results, True
     return results, False

@@ -174,7 +174,11 @@ class Execution:
             raise ValueError(f"unknown strategy {strategy!r} (first or random)")
         self.strategy = strategy
         if graph is None:
-            graph = _deep(translate, self.judgement, self.field, None if values is None else list(values))
+            inputs = None if values is None else list(values)
+            make_inputs = getattr(self.field, "inputs", None)
+            if make_inputs is not None:  # the symbolic field puts its parameters under the ¡-nodes
+                inputs = make_inputs(len(self.judgement.params))
+            graph = _deep(translate, self.judgement, self.field, inputs)
         self.machine = Machine(graph, self.field, strategy, max_nodes)
         self.collector = None
         if gc:

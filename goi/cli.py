@@ -4,6 +4,8 @@
     goi typecheck FILE | -e TEXT [--json]   the judgement A | Γ | p⃗ ⊢ t : T
     goi run       FILE | -e TEXT [--json] [--trace] [--max-steps N] [--dot DIR] ...
     goi props     [PROPERTY ...] [--profile P] [--examples N] [--seed N] [--replay BLOB] [--json]
+    goi equiv     FILE0 FILE1 | -e P0 -e P1 [--terms] [--division D] [--timeout S] [--json]
+    goi conjectures [LAW ...] [--profile P] [--json]
 
 Every command goes through goi.api. Contract: a wrong command line exits 2 (USAGE), bad
 input 3 (BAD_INPUT), neither with a traceback; with --json exactly one JSON object is
@@ -21,6 +23,7 @@ import traceback
 from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
+from . import cli_equiv
 from .semantics import exitcodes
 from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
 
@@ -445,10 +448,14 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 def _add_program_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", metavar="FILE", help="program file (- for standard input)")
-    parser.add_argument("--max-input-bytes", type=positive_int, default=MAX_INPUT_BYTES, metavar="N",
-                        help=f"read at most N bytes of program (default {MAX_INPUT_BYTES}); more is a budget error")
+    _add_input_limit(parser)
     parser.add_argument("-e", dest="expr", metavar="TEXT", help="program text given on the command line")
     parser.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+
+
+def _add_input_limit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-input-bytes", type=positive_int, default=MAX_INPUT_BYTES, metavar="N",
+                        help=f"read at most N bytes of program (default {MAX_INPUT_BYTES}); more is a budget error")
 
 
 def build_parser() -> ArgumentParser:
@@ -460,8 +467,9 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="goi",
         description="Reference oracle for the abductive calculus (see docs/CLI.md).",
-        epilog="exit codes: 0 ok/final, 2 usage error, 3 bad input, 4 stuck or invariant failure, 5 step budget, "
-        "6 undefined (division by zero, strict), 70 internal error, 130 interrupted",
+        epilog="exit codes: 0 ok/final/equivalent, 1 not equivalent, 2 usage error, 3 bad input, 4 stuck or invariant "
+        "failure, 5 step budget, 6 undefined (division by zero, strict), 7 not comparable, 8 undecided, 70 internal error, "
+        "130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"goi {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=ArgumentParser)
@@ -502,12 +510,13 @@ def build_parser() -> ArgumentParser:
     p_props.add_argument("--replay", metavar="BLOB", help="replay one failure: the blob a failing run printed (one PROPERTY)")
     p_props.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
     p_props.set_defaults(run=cmd_props, takes_program=False)
+    cli_equiv.add_parsers(sub, _add_input_limit)
     return parser
 
 
 def _command_of(argv: list[str]) -> Optional[str]:
     for word in argv:
-        if word in ("parse", "typecheck", "run", "props"):
+        if word in ("parse", "typecheck", "run", "props", "equiv", "conjectures"):
             return word
     return None
 
@@ -548,6 +557,11 @@ def _main(argv: list[str]) -> int:
         if getattr(args, "takes_program", True):
             source, name = read_program(args)
         return args.run(args, source)
+    except cli_equiv.Sourced as exc:
+        error, text = cli_equiv.sourced_error(exc)
+        code = exitcodes.BUDGET if isinstance(exc.error, BudgetError) else exitcodes.BAD_INPUT
+        report(args, command, error, text)
+        return code
     except GoiError as exc:
         code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BUDGET if isinstance(exc, BudgetError) else exitcodes.BAD_INPUT
         report(args, command, exc.to_json(), exc.render(source, name) if not isinstance(exc, UsageError) else f"goi: error: {exc.message}")

@@ -10,6 +10,7 @@ test_soundness, and the other way round.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Callable
 
 from hypothesis import given
@@ -17,10 +18,12 @@ from hypothesis import strategies as st
 
 from goi.generators.graphs import split_graphs
 from goi.generators.typed import programs
+from goi.semantics.typecheck import typecheck
 
 from . import agreement, determinism, gc_bisimulation, invariants, parameter_preservation, soundness, split_contractions
 from .profiles import Config
 from .progress import PROGRESS
+from .symbolic_agreement import self_equivalence, symbolic_agreement
 
 
 def _soundness(config: Config):
@@ -87,6 +90,29 @@ def _contractions(config: Config):
     return contractions_property
 
 
+rationals = st.builds(Fraction, st.integers(-20, 20), st.integers(1, 6))
+
+
+def _symbolic(config: Config):
+    @given(programs(max_depth=config.max_depth), st.sampled_from(["total", "strict"]), st.data())
+    def symbolic_property(term, division, data):
+        PROGRESS.tick("symbolic", config.examples)
+        n = len(typecheck(term).params)
+        point = data.draw(st.lists(rationals, min_size=n, max_size=n), label="q⃗")
+        symbolic_agreement(term, config, point, division)
+
+    return symbolic_property
+
+
+def _equivalence(config: Config):
+    @given(programs(max_depth=config.max_depth), programs(max_depth=config.max_depth))
+    def equivalence_property(term, other):
+        PROGRESS.tick("equivalence", config.examples)
+        self_equivalence(term, config, other)
+
+    return equivalence_property
+
+
 TESTS: dict[str, Callable[[Config], Callable]] = {
     "soundness": _soundness,
     "invariants": _invariants,
@@ -95,6 +121,8 @@ TESTS: dict[str, Callable[[Config], Callable]] = {
     "agreement": _agreement,
     "parameters": _parameters,
     "contractions": _contractions,
+    "symbolic": _symbolic,
+    "equivalence": _equivalence,
 }
 
 

@@ -1,0 +1,218 @@
+"""`goi equiv` and `goi conjectures` (docs/CLI.md, docs/CONJECTURES.md).
+
+    goi equiv FILE0 FILE1 | -e P0 -e P1 [--division total|strict] [--timeout S] [--json]
+    goi equiv --terms FILE0 FILE1 | -e T0 -e T1 [--context 'x:F, g:F -> F'] [--examples N] [--seed N]
+    goi conjectures [LAW ...] [--profile ci|dev|deep] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from .semantics import exitcodes
+from .semantics.errors import ReadError, UsageError
+
+VERDICT_EXIT = {
+    "equivalent": exitcodes.OK,
+    "not equivalent": exitcodes.NOT_EQUIVALENT,
+    "not comparable": exitcodes.NOT_COMPARABLE,
+    "unknown": exitcodes.UNDECIDED,
+    "refuted": exitcodes.NOT_EQUIVALENT,
+    "none found": exitcodes.UNDECIDED,
+}
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
+
+
+def parse_context(text: str):
+    """--context 'x:F, g:F -> F': Γ as (name, type) pairs, types in the program syntax."""
+    from .semantics.errors import GoiError
+    from .semantics.parser import parse
+    from .semantics import syntax as S
+
+    pairs = []
+    for item in [i.strip() for i in text.split(",") if i.strip()]:
+        name, colon, type_text = item.partition(":")
+        name = name.strip()
+        if not colon or not name or not type_text.strip():
+            raise argparse.ArgumentTypeError(f"{item!r} is not NAME : TYPE")
+        try:
+            lam = parse(f"λ{name} : {type_text}. {name}")
+        except GoiError:
+            raise argparse.ArgumentTypeError(f"{item!r} is not NAME : TYPE (a variable and a type such as F -> F)") from None
+        if not isinstance(lam, S.Lam) or lam.var != name or lam.annot is None:
+            raise argparse.ArgumentTypeError(f"{item!r} is not NAME : TYPE")
+        pairs.append((name, lam.annot))
+    return pairs
+
+
+def read_two(args) -> list[tuple[str, str]]:
+    """The two programs (or terms): two FILEs (- for standard input, once), or -e twice."""
+    from .cli import _bounded, decode
+
+    files, exprs = list(args.files or []), list(args.exprs or [])
+    if len(files) + len(exprs) != 2:
+        raise UsageError(f"give two programs (two FILEs, two -e TEXT, or one of each); got {len(files) + len(exprs)}")
+    if files.count("-") > 1:
+        raise UsageError("standard input (-) can be read once")
+    out = []
+    limit = args.max_input_bytes
+    for text in exprs:
+        out.append((_bounded(text, limit, "the program").removeprefix("\ufeff"), "<-e>"))
+    for name in files:
+        if name == "-":
+            buffer = getattr(sys.stdin, "buffer", None)
+            data = buffer.read(limit + 1) if buffer is not None else sys.stdin.read(limit + 1).encode("utf-8")
+            out.append((decode(_bounded(data, limit, "standard input"), "<stdin>"), "<stdin>"))
+            continue
+        try:
+            with open(name, "rb") as handle:
+                out.append((decode(_bounded(handle.read(limit + 1), limit, name), name), name))
+        except OSError as exc:
+            raise ReadError(f"cannot read {name}: {exc.strerror}") from None
+    return out
+
+
+class Sourced(Exception):
+    """An error in one of the two inputs, with its text and name for the caret rendering."""
+
+    def __init__(self, error, source: str, name: str):
+        super().__init__(str(error))
+        self.error, self.source, self.name = error, source, name
+
+
+def cmd_equiv(args, _source) -> int:
+    from . import api
+    from .cli import schema, say, write_json
+    from .properties.equivalence import program_equivalence
+    from .properties.term_equivalence import term_equivalence
+    from .semantics.errors import GoiError
+    from .semantics.parser import parse
+
+    inputs = read_two(args)
+    if args.context and not args.terms:
+        raise UsageError("--context declares the free variables of open terms: use it with --terms")
+    if args.terms:
+        terms = []
+        for text, name in inputs:
+            try:
+                terms.append(api._deep(parse, text))
+            except GoiError as exc:
+                raise Sourced(exc, text, name) from None
+        search = term_equivalence(terms[0], terms[1], context=args.context or (), examples=args.examples,
+                                  division=args.division, timeout=args.timeout, seed=args.seed)
+        payload = {"schema": schema("equiv"), "mode": "terms", "division": args.division, **search.to_json()}
+        if args.json:
+            write_json(payload)
+        elif search.verdict == "refuted":
+            pv = search.program_verdict
+            assert pv is not None and search.programs is not None
+            say(f"NOT EQUIVALENT: the context  {search.context}  separates them (after {search.contexts} contexts)")
+            say(f"  C[t0] = {search.programs[0]}")
+            say(f"  C[t1] = {search.programs[1]}")
+            say(f"  {pv.verdict}: {pv.reason}")
+            _say_witness(say, pv)
+        else:
+            say(f"NO SEPARATING CONTEXT FOUND in {search.contexts} contexts ({search.unknown} undecided, "
+                f"{search.skipped} skipped); this is not a proof of equivalence")
+        return VERDICT_EXIT[search.verdict]
+
+    judgements = []
+    for text, name in inputs:
+        try:
+            judgements.append(api.check(text))
+        except GoiError as exc:
+            raise Sourced(exc, text, name) from None
+    verdict = program_equivalence(judgements[0], judgements[1], division=args.division, timeout=args.timeout,
+                                  max_permutations=args.max_permutations)
+    if args.json:
+        write_json({"schema": schema("equiv"), "mode": "programs", **verdict.to_json()})
+    else:
+        say(f"{verdict.verdict.upper()}: {verdict.reason}")
+        if verdict.symbolic[0] or verdict.symbolic[1]:
+            say(f"  e0(q⃗) = {verdict.symbolic[0]}")
+            say(f"  e1(q⃗) = {verdict.symbolic[1]}")
+        _say_witness(say, verdict)
+    return VERDICT_EXIT[verdict.verdict]
+
+
+def _say_witness(say, verdict) -> None:
+    w = verdict.witness
+    if w is None:
+        return
+    q = ", ".join(map(str, w.witness))
+    moved = ", ".join(str(w.witness[i]) for i in w.permutation)
+    say(f"  witness: --params {q} gives {w.left}; the second program with --params {moved} gives {w.right}")
+
+
+def cmd_conjectures(args, _source) -> int:
+    from .cli import schema, say, write_json
+    from .properties import conjectures
+
+    names = args.laws or list(conjectures.LAWS)
+    unknown = [n for n in names if n not in conjectures.LAWS]
+    if unknown:
+        raise UsageError(f"unknown laws {', '.join(unknown)}; known: {', '.join(conjectures.LAWS)}")
+
+    def show(row) -> None:
+        if not args.json:
+            say(conjectures.format_row(row))
+
+    if not args.json:
+        say(conjectures.HEADER)
+    rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
+    if args.json:
+        write_json({"schema": schema("conjectures"), "profile": args.profile, "seed": args.seed,
+                    "laws": [r.to_json() for r in rows]})
+    surprises = [r for r in rows if r.surprising]
+    if not args.json and surprises:
+        say(f"{len(surprises)} law(s) did not meet their expected status: {', '.join(r.law for r in surprises)}")
+    return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.OK
+
+
+def add_parsers(sub, add_input_limit) -> None:
+    from .properties.profiles import PROFILES
+
+    p = sub.add_parser("equiv", help="decide program equivalence with z3 (or search contexts separating two terms)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="two program files (- for standard input, once)")
+    p.add_argument("-e", dest="exprs", action="append", metavar="TEXT", help="a program given on the command line (twice)")
+    add_input_limit(p)
+    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or undefined")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
+                   help="seconds for the whole decision (default 10); past it the verdict is unknown")
+    p.add_argument("--max-permutations", type=_positive, default=720, metavar="N",
+                   help="parameter permutations tried at most (default 720); more left untried is unknown")
+    p.add_argument("--terms", action="store_true", help="compare two terms of one type in generated contexts")
+    p.add_argument("--context", type=parse_context, metavar="'x:T, …'", help="with --terms: the free variables of open terms")
+    p.add_argument("--examples", type=_positive, default=200, metavar="N", help="with --terms: contexts to try (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="with --terms: the search's seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.set_defaults(run=cmd_equiv, takes_program=False)
+
+    c = sub.add_parser("conjectures", help="put the catalogue of laws and conjectures to the test (docs/CONJECTURES.md)")
+    c.add_argument("laws", nargs="*", metavar="LAW", help="laws to test (default: all)")
+    c.add_argument("--profile", choices=PROFILES, default="ci", help="how many instances and contexts (default ci)")
+    c.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the instances and contexts (default 0)")
+    c.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    c.set_defaults(run=cmd_conjectures, takes_program=False)
+
+
+def _positive(text: str) -> int:
+    from .cli import positive_int
+
+    return positive_int(text)
+
+
+def sourced_error(exc: Sourced) -> tuple[dict, str]:
+    return exc.error.to_json(), exc.error.render(exc.source, exc.name)
+
+
+__all__ = ["add_parsers", "cmd_conjectures", "cmd_equiv", "Sourced", "sourced_error"]

@@ -1,0 +1,358 @@
+"""The conjecture catalogue (docs/CONJECTURES.md): laws with metavariables, instantiated by
+the generators and decided instance by instance.
+
+A law is either a *program law* (each instance is two closed programs of type F, decided by
+properties.equivalence) or a *context law* (each instance is two terms plus a generated
+context C[ ] of type F; C[lhs] vs C[rhs] is decided as programs). Each law has an expected
+status: `holds` (no instance may be refuted), `fails` (the search must find a refutation by
+itself) or `open` (whatever is found is reported: the paper's Conjecture "Congruence of
+graph equivalence"). A refutation is shrunk by Hypothesis (`find`) to a minimal instance,
+and every NOT_EQUIVALENT among them carries a witness the exact machine replayed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+from goi import api
+from goi.generators.typed import contexts, small_constants, terms
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+from goi.semantics.pretty import pretty
+from goi.semantics.types import Arrow, F, Type
+
+from .equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, program_equivalence
+from .term_equivalence import show_context
+
+HOLDS, FAILS, OPEN = "holds", "fails", "open"
+REFUTED, SURVIVED = "refuted", "survived"
+
+
+# ---- term surgery for instances ------------------------------------------------------------
+
+def definitive(t: S.Term) -> S.Term:
+    """t with every provisional constant made definitive ({c} → c)."""
+    if isinstance(t, S.Prov):
+        return S.Const(t.value)
+    if isinstance(t, (S.Var, S.Const)):
+        return t
+    if isinstance(t, S.Lam):
+        return S.Lam(t.var, t.annot, definitive(t.body))
+    if isinstance(t, S.App):
+        return S.App(definitive(t.fun), definitive(t.arg))
+    if isinstance(t, S.BinOp):
+        return S.BinOp(t.op, definitive(t.left), definitive(t.right))
+    if isinstance(t, S.Decouple):
+        return S.Decouple(t.f, t.x, t.name, t.annot, definitive(t.body))
+    if isinstance(t, S.Let):
+        return S.Let(t.var, t.annot, definitive(t.bound), definitive(t.body))
+    if isinstance(t, S.LetDecouple):
+        return S.LetDecouple(t.f, t.x, t.name, t.annot, definitive(t.bound), definitive(t.body))
+    raise TypeError(f"not a term: {t!r}")
+
+
+def substitute(t: S.Term, x: str, v: S.Term) -> S.Term:
+    """t[v/x] for a closed v (so nothing can be captured; a binder of x stops it)."""
+    if isinstance(t, S.Var):
+        return v if t.name == x else t
+    if isinstance(t, (S.Const, S.Prov)):
+        return t
+    if isinstance(t, S.Lam):
+        return t if t.var == x else S.Lam(t.var, t.annot, substitute(t.body, x, v))
+    if isinstance(t, S.App):
+        return S.App(substitute(t.fun, x, v), substitute(t.arg, x, v))
+    if isinstance(t, S.BinOp):
+        return S.BinOp(t.op, substitute(t.left, x, v), substitute(t.right, x, v))
+    if isinstance(t, S.Decouple):
+        return t if x in (t.f, t.x) else S.Decouple(t.f, t.x, t.name, t.annot, substitute(t.body, x, v))
+    if isinstance(t, S.Let):
+        body = t.body if t.var == x else substitute(t.body, x, v)
+        return S.Let(t.var, t.annot, substitute(t.bound, x, v), body)
+    if isinstance(t, S.LetDecouple):
+        body = t.body if x in (t.f, t.x) else substitute(t.body, x, v)
+        return S.LetDecouple(t.f, t.x, t.name, t.annot, substitute(t.bound, x, v), body)
+    raise TypeError(f"not a term: {t!r}")
+
+
+# ---- instance strategies -----------------------------------------------------------------
+# Metavariables are drawn by goi.generators.typed (well typed by construction). Names the
+# generators never make (they make a stem and a number) are used for the law's own binders.
+
+def closed_f(depth: int = 2):
+    return terms((), (), F, max_depth=depth)
+
+
+@st.composite
+def definitive_values(draw, type_: Type):
+    """A closed value of type F or F → F with no provisional constant."""
+    if type_ == F:
+        return S.Const(draw(small_constants))
+    body = definitive(draw(terms((), (("yy", F),), F, max_depth=2)))
+    return S.Lam("yy", F, body)
+
+
+@st.composite
+def beta_instances(draw, depth: int = 2):
+    type_ = draw(st.sampled_from([F, Arrow(F, F)]))
+    v = draw(definitive_values(type_))
+    t = draw(terms((), (("vv", type_),), F, max_depth=depth))
+    return S.App(S.Lam("vv", type_, t), v), substitute(t, "vv", v)
+
+
+@st.composite
+def let_instances(draw, depth: int = 2):
+    type_ = draw(st.sampled_from([F, Arrow(F, F)]))
+    u = draw(terms((), (), type_, max_depth=depth))
+    t = draw(terms((), (("vv", type_),), F, max_depth=depth))
+    return S.Let("vv", type_, u, t), S.App(S.Lam("vv", type_, t), u)
+
+
+def _binary(op: str, depth: int):
+    return st.tuples(closed_f(depth), closed_f(depth)).map(lambda p: (S.BinOp(op, p[0], p[1]), S.BinOp(op, p[1], p[0])))
+
+
+def _assoc(op: str, depth: int):
+    return st.tuples(closed_f(depth), closed_f(depth), closed_f(depth)).map(
+        lambda p: (S.BinOp(op, S.BinOp(op, p[0], p[1]), p[2]), S.BinOp(op, p[0], S.BinOp(op, p[1], p[2])))
+    )
+
+
+@st.composite
+def let_floating_instances(draw, depth: int = 2):
+    """let xx = (let yy = a in b) in c  vs  let yy = a in let xx = b in c  (yy not free in c)."""
+    ta = draw(st.sampled_from([F, Arrow(F, F)]))
+    tb = draw(st.sampled_from([F, Arrow(F, F)]))
+    a = draw(terms((), (), ta, max_depth=depth))
+    b = draw(terms((), (("yy", ta),), tb, max_depth=depth))
+    c = draw(terms((), (("xx", tb),), F, max_depth=depth))
+    return S.Let("xx", tb, S.Let("yy", ta, a, b), c), S.Let("yy", ta, a, S.Let("xx", tb, b, c))
+
+
+@st.composite
+def eta_instances(draw, depth: int = 2):
+    """λxx. f xx  vs  f, for a value f : F → F (a λ, provisional constants allowed)."""
+    body = draw(terms((), (("yy", F),), F, max_depth=depth))
+    f = S.Lam("yy", F, body)
+    return S.Lam("xx", F, S.App(f, S.Var("xx"))), f
+
+
+@st.composite
+def gc_instances(draw, depth: int = 2):
+    """let vv = v in t  vs  t, with vv not free in t and v a value with no provisional
+    constant: the box of v is garbage (a C0 over it), which GC removes (Prop. "Garbage
+    collection")."""
+    type_ = draw(st.sampled_from([F, Arrow(F, F)]))
+    v = draw(definitive_values(type_))
+    t = draw(closed_f(depth))
+    return S.Let("vv", type_, v, t), t
+
+
+def fixed(left: str, right: str):
+    from goi.semantics.parser import parse
+
+    return st.just((parse(left), parse(right)))
+
+
+def proven_pairs(depth: int = 2):
+    """Candidate pairs for the congruence conjecture (only those z3 proves equivalent count)."""
+    return st.one_of(_binary("+", depth), _binary("*", depth), _assoc("+", depth), _assoc("*", depth),
+                     let_instances(depth), beta_instances(depth))
+
+
+# ---- the catalogue -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Law:
+    name: str
+    statement: str
+    expected: str  # holds | fails | open
+    level: str  # program | context
+    instances: Callable[[], st.SearchStrategy]
+    type: Type = F  # the hole's type, for context laws
+    paper: str = ""
+    needs_proof: bool = False  # congruence: an instance counts only once z3 proves lhs ≐ rhs
+    gc_cross_check: bool = False
+
+
+LAWS: dict[str, Law] = {law.name: law for law in [
+    Law("distinct-left", "{1}+2 ≉ 1+2", FAILS, "context", lambda: fixed("{1}+2", "1+2"),
+        paper='§"Program equivalence": decoupling observes {1}+2, 1+2, 1+{2} apart'),
+    Law("distinct-right", "1+2 ≉ 1+{2}", FAILS, "context", lambda: fixed("1+2", "1+{2}"),
+        paper='§"Program equivalence"'),
+    Law("distinct-sides", "{1}+2 ≉ 1+{2}", FAILS, "context", lambda: fixed("{1}+2", "1+{2}"),
+        paper='§"Program equivalence"'),
+    Law("distinct-sharing", "(λx.x+x){1} ≉ {1}+{1}", FAILS, "context", lambda: fixed("(λx.x+x){1}", "{1}+{1}"),
+        paper="one provisional constant used twice is not two"),
+    Law("distinct-discard", "(λx.0){1} ≉ 0", FAILS, "context", lambda: fixed("(λx.0){1}", "0"),
+        paper="a discarded provisional constant is still a parameter"),
+    Law("beta-value", "(λx.t) v ≐ t[v/x], v a value with no provisional constant", HOLDS, "program",
+        beta_instances, paper="β_v"),
+    Law("let-application", "let x = u in t ≐ (λx.t) u", HOLDS, "program", let_instances,
+        paper="let is application (§ syntax)"),
+    Law("plus-commutes", "t + u ≐ u + t", HOLDS, "program", lambda: _binary("+", 2), paper="needs a permutation of p⃗"),
+    Law("times-commutes", "t × u ≐ u × t", HOLDS, "program", lambda: _binary("*", 2), paper="needs a permutation of p⃗"),
+    Law("plus-associates", "(t + u) + v ≐ t + (u + v)", HOLDS, "program", lambda: _assoc("+", 2)),
+    Law("times-associates", "(t × u) × v ≐ t × (u × v)", HOLDS, "program", lambda: _assoc("*", 2)),
+    Law("let-floating", "let x = (let y = a in b) in c ≐ let y = a in let x = b in c", HOLDS, "program",
+        let_floating_instances),
+    Law("eta-value", "λx. f x ≅ f, f a λ-value (in contexts)", HOLDS, "context", eta_instances, type=Arrow(F, F),
+        paper="η for values"),
+    Law("gc", "let x = v in t ≐ t, x unused, v a definitive value (and GC keeps the value)", HOLDS, "program",
+        gc_instances, paper='Prop. "Garbage collection"', gc_cross_check=True),
+    Law("congruence", "t0 ≐ t1 (proven by z3) implies C[t0] ≐ C[t1] for every context", OPEN, "context",
+        proven_pairs, paper='Conjecture "Congruence of graph equivalence"', needs_proof=True),
+]}
+
+
+@dataclass(frozen=True)
+class Budget:
+    instances: int  # program laws: instances drawn
+    contexts: int  # context laws: (instance, context) draws
+    timeout: float  # seconds per program check
+
+
+BUDGETS = {"ci": Budget(12, 25, 5.0), "dev": Budget(100, 300, 10.0), "deep": Budget(500, 2000, 20.0)}
+
+
+@dataclass
+class Row:
+    law: str
+    statement: str
+    expected: str
+    verdict: str  # refuted | survived
+    instances: int = 0  # instances (or instance × context) decided
+    proven: int = 0  # program laws: instances z3 proved; congruence: pairs proven before their context was tried
+    unknown: int = 0
+    skipped: int = 0
+    counterexample: Optional[dict] = None
+    seconds: float = 0.0
+    paper: str = ""
+
+    @property
+    def surprising(self) -> bool:
+        return (self.expected == HOLDS and self.verdict == REFUTED) or (self.expected == FAILS and self.verdict != REFUTED)
+
+    def to_json(self) -> dict:
+        return {
+            "law": self.law, "statement": self.statement, "expected": self.expected, "verdict": self.verdict,
+            "surprising": self.surprising, "instances": self.instances, "proven": self.proven, "unknown": self.unknown,
+            "skipped": self.skipped, "counterexample": self.counterexample, "seconds": round(self.seconds, 3),
+            "paper": self.paper,
+        }
+
+
+HEADER = f"{'law':<18} {'expected':<8} {'verdict':<9} {'tried':>6} {'proven':>6} {'unknown':>7} {'time':>7}  counterexample"
+
+
+def format_row(r: Row) -> str:
+    example = ""
+    if r.counterexample:
+        c = r.counterexample
+        example = f"{c['left']}  vs  {c['right']}" + (f"  in  {c['context']}" if c.get("context") else "")
+        example += f"  ({c['verdict']}" + (f", q⃗ = ({', '.join(c['witness'])})" if c.get("witness") else "") + ")"
+    flag = " !" if r.surprising else ""
+    return (f"{r.law:<18} {r.expected:<8} {r.verdict + flag:<9} {r.instances:>6} {r.proven:>6} {r.unknown:>7} "
+            f"{r.seconds:6.1f}s  {example}")
+
+
+def _plugged(law: Law, plug, pair):
+    return plug(pair[0]), plug(pair[1])
+
+
+def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total") -> Row:
+    """Put one law to the test (module docstring)."""
+    started = time.perf_counter()
+    row = Row(law.name, law.statement, law.expected, SURVIVED, paper=law.paper)
+    counting = [True]
+    proofs: dict[tuple[str, str], str] = {}
+
+    def proven(pair) -> bool:
+        key = (pretty(pair[0]), pretty(pair[1]))
+        if key not in proofs:
+            proofs[key] = program_equivalence(pair[0], pair[1], division=division, timeout=budget.timeout).verdict
+        return proofs[key] == EQUIVALENT
+
+    def refutes(drawn) -> bool:
+        if law.level == "context":
+            pair, (plug, _kind) = drawn
+            if law.needs_proof and not proven(pair):
+                if counting[0]:
+                    row.skipped += 1
+                return False
+            if counting[0] and law.needs_proof:
+                row.proven += 1
+            left, right = _plugged(law, plug, pair)
+        else:
+            left, right = drawn
+        try:
+            api.judge(left)
+            api.judge(right)
+        except GoiError:
+            if counting[0]:
+                row.skipped += 1
+            return False
+        verdict = program_equivalence(left, right, division=division, timeout=budget.timeout)
+        bad = verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE)
+        if law.gc_cross_check and not bad:
+            plain, collected = api.run(left), api.run(left, gc=True)
+            bad = (plain.status, plain.value) != (collected.status, collected.value)
+        if counting[0]:
+            row.instances += 1
+            row.unknown += verdict.verdict == UNKNOWN
+            row.proven += (verdict.verdict == EQUIVALENT) and not law.needs_proof
+        if bad:
+            counting[0] = False
+        return bad
+
+    strategy = law.instances()
+    if law.level == "context":
+        strategy = st.tuples(strategy, contexts(law.type, max_depth=3))
+    examples = budget.contexts if law.level == "context" else budget.instances
+    try:
+        found = find(
+            strategy, refutes,
+            settings=settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate, Phase.shrink],
+                              suppress_health_check=list(HealthCheck)),
+            random=random.Random(seed),
+        )
+    except (NoSuchExample, Unsatisfiable):
+        row.seconds = time.perf_counter() - started
+        return row
+    row.verdict = REFUTED
+    if law.level == "context":
+        pair, (plug, _kind) = found
+        left, right = _plugged(law, plug, pair)
+        context = show_context(plug)
+    else:
+        pair, context = found, None
+        left, right = pair
+    verdict = program_equivalence(left, right, division=division, timeout=budget.timeout)
+    witness = verdict.witness
+    row.counterexample = {
+        "left": pretty(pair[0]), "right": pretty(pair[1]), "context": context,
+        "programs": [pretty(left), pretty(right)],
+        "verdict": verdict.verdict, "reason": verdict.reason,
+        "witness": [str(v) for v in witness.witness] if witness else None,
+        "values": [str(witness.left), str(witness.right)] if witness else None,
+    }
+    row.seconds = time.perf_counter() - started
+    return row
+
+
+def sweep(names, profile: str = "ci", seed: int = 0, on_row: Optional[Callable[[Row], None]] = None) -> list[Row]:
+    budget = BUDGETS.get(profile, BUDGETS["dev"])
+    rows = []
+    for name in names:
+        row = decide_law(LAWS[name], budget, seed)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return rows
+

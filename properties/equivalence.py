@@ -1,0 +1,271 @@
+"""Program equivalence (the paper's Def. "Program equivalence"), decided with z3 on symbolic
+runs of the machine, every refutation replayed on the exact machine.
+
+Two closed programs of type F, with parameter vectors p⃗0 and p⃗1, are equivalent iff p⃗1 is
+a permutation σ of p⃗0 and, for every q⃗ ∈ Fⁿ, the graph of program 0 with q⃗ under its
+¡-nodes and that of program 1 with σ q⃗ under its own reach the same final value (or, under
+strict division, are both undefined). Verdicts:
+
+- EQUIVALENT: for some σ consistent with the values, z3 proves no q⃗ separates them;
+- NOT_EQUIVALENT: for every such σ, z3 found a q⃗ and the exact machine, run with `params`
+  q⃗ and σ q⃗, really gives different outcomes (both are reported);
+- NOT_COMPARABLE: the parameter vectors are not permutations of each other, or a program
+  is not of type F (the definition compares programs, closed terms of type F);
+- UNKNOWN: a timeout, too many permutations, a budget, or a witness that no rational near
+  it reproduces. Never reported as equivalent.
+
+Control never depends on values (only division does, through the policy), so the one
+symbolic run of each program stands for its runs at every q⃗; `check_symbolic` (a property)
+compares it with exact runs at random points.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Optional, Sequence, Union
+
+from goi import api
+from goi.semantics.symbolic import Expr, SymbolicField, evaluate_all, show
+from goi.semantics.types import F
+
+from .solver import Side, differ_query, rational_candidates
+
+EQUIVALENT = "equivalent"
+NOT_EQUIVALENT = "not equivalent"
+NOT_COMPARABLE = "not comparable"
+UNKNOWN = "unknown"
+
+UNDEFINED = "undefined"  # an outcome: the run divided by zero (strict division)
+
+Outcome = Union[Fraction, str]  # a value, or UNDEFINED
+
+
+class Inconsistency(AssertionError):
+    """The symbolic value at q⃗ differs from the exact run at q⃗: a bug in goi, never a verdict."""
+
+
+@dataclass
+class SymbolicRun:
+    """One program run on the symbolic field."""
+
+    judgement: api.Judgement
+    status: str  # final | undefined | budget | stuck
+    value: object  # an Expr (type F), a tuple of them, "λ", or None
+    denominators: tuple[Expr, ...]
+    transitions: int
+    nodes: int  # distinct expressions built
+    reason: str = ""
+
+    @property
+    def side(self) -> Side:
+        return Side(self.value if self.status == "final" else None, self.denominators)
+
+    def at(self, point: Sequence[Fraction]) -> Outcome:
+        """The outcome at q⃗ = point, read off the expressions (type F)."""
+        if self.status == "undefined":
+            return UNDEFINED
+        assert isinstance(self.value, Expr)
+        values = evaluate_all([self.value, *self.denominators], point)
+        if any(d == 0 for d in values[1:]):
+            return UNDEFINED
+        return values[0]
+
+    def text(self) -> str:
+        if self.status == "undefined":
+            return "undefined"
+        if isinstance(self.value, Expr):
+            return show(self.value, limit=2000)
+        return str(self.value)
+
+
+def symbolic_run(program: api.Program, *, division: str = "total", max_steps: int = api.DEFAULT_MAX_STEPS,
+                 max_nodes: int = api.DEFAULT_MAX_NODES) -> SymbolicRun:
+    """Run a closed program on the symbolic field: its value as an expression over q0 … q(n-1),
+    the values of its provisional constants in p⃗ order."""
+    symbolic = SymbolicField(division)
+    execution = api.prepare(program, field=symbolic, division=division, max_nodes=max_nodes)
+    outcome = execution.machine.run(max_steps)
+    value = outcome.value
+    if outcome.status == "final" and not isinstance(value, (Expr, tuple)):
+        value = "λ"
+    return SymbolicRun(execution.judgement, outcome.status, value if outcome.status == "final" else None,
+                       tuple(symbolic.denominators), outcome.steps, symbolic.nodes, outcome.reason)
+
+
+def exact_outcome(program: api.Program, point: Sequence[Fraction], division: str) -> tuple[str, Optional[Outcome]]:
+    """The exact machine's outcome with params = point: ("final"/"undefined", value) or
+    (other status, None)."""
+    result = api.run(program, params=point, division=division)
+    if result.status == "final":
+        assert isinstance(result.value, Fraction)
+        return "final", result.value
+    if result.status == "undefined":
+        return "undefined", UNDEFINED
+    return result.status, None
+
+
+# ---- permutations ------------------------------------------------------------------------
+
+def consistent_permutations(left: Sequence[Fraction], right: Sequence[Fraction]):
+    """Every σ with right[j] = left[σ[j]] (σ as a list: the right program's j-th parameter
+    is the left's σ[j]), and how many there are; None when the vectors are not permutations
+    of each other."""
+    if sorted(left) != sorted(right):
+        return None, 0
+    positions: dict[Fraction, list[int]] = defaultdict(list)
+    for i, v in enumerate(left):
+        positions[v].append(i)
+    slots: dict[Fraction, list[int]] = defaultdict(list)
+    for j, v in enumerate(right):
+        slots[v].append(j)
+    values = list(positions)
+    count = math.prod(math.factorial(len(positions[v])) for v in values)
+
+    def generate():
+        for choice in itertools.product(*(itertools.permutations(positions[v]) for v in values)):
+            sigma = [0] * len(right)
+            for v, assigned in zip(values, choice):
+                for j, i in zip(slots[v], assigned):
+                    sigma[j] = i
+            yield sigma
+
+    return generate(), count
+
+
+# ---- the verdict -------------------------------------------------------------------------
+
+@dataclass
+class Refutation:
+    permutation: list[int]
+    witness: list[Fraction]  # q⃗ for the left program; the right one gets σ q⃗
+    left: Outcome
+    right: Outcome
+
+    def to_json(self) -> dict:
+        return {"permutation": self.permutation, "witness": [str(v) for v in self.witness],
+                "values": [str(self.left), str(self.right)]}
+
+
+@dataclass
+class Verdict:
+    verdict: str
+    reason: str
+    division: str
+    parameters: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] = ((), ())
+    symbolic: tuple[str, str] = ("", "")
+    permutation: Optional[list[int]] = None  # the proving σ (EQUIVALENT)
+    refutations: list[Refutation] = field(default_factory=list)  # NOT_EQUIVALENT: one per σ
+    permutations: int = 0  # consistent permutations in all
+    tried: int = 0  # permutations decided or attempted
+    solver_seconds: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def witness(self) -> Optional[Refutation]:
+        return self.refutations[0] if self.refutations else None
+
+    def to_json(self) -> dict:
+        w = self.witness
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "division": self.division,
+            "parameters": [[str(v) for v in p] for p in self.parameters],
+            "symbolic": list(self.symbolic),
+            "permutation": self.permutation,
+            "witness": [str(v) for v in w.witness] if w else None,
+            "values": [str(w.left), str(w.right)] if w else None,
+            "refutations": [r.to_json() for r in self.refutations],
+            "permutations": self.permutations,
+            "tried": self.tried,
+            "solver_seconds": round(self.solver_seconds, 6),
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _replay(program0, program1, run0: SymbolicRun, run1: SymbolicRun, sigma: Sequence[int], point: Sequence[Fraction],
+            division: str) -> Optional[tuple[Outcome, Outcome]]:
+    """Both programs on the exact machine at q⃗ and σ q⃗; each also read off its symbolic
+    value, which must agree (else Inconsistency). None when a run could not finish."""
+    moved = [point[i] for i in sigma]
+    status0, exact0 = exact_outcome(run0.judgement, point, division)
+    status1, exact1 = exact_outcome(run1.judgement, moved, division)
+    for status, exact, run, at in ((status0, exact0, run0, point), (status1, exact1, run1, moved)):
+        if exact is None:
+            return None
+        symbolic = run.at(at)
+        if symbolic != exact:
+            raise Inconsistency(
+                f"the symbolic run says {symbolic} at q⃗ = ({', '.join(map(str, at))}) but the exact machine says {exact}"
+            )
+    assert exact0 is not None and exact1 is not None
+    return exact0, exact1
+
+
+def program_equivalence(program0: api.Program, program1: api.Program, *, division: str = "total", timeout: float = 10.0,
+                        max_permutations: int = 720, max_steps: int = api.DEFAULT_MAX_STEPS,
+                        max_nodes: int = api.DEFAULT_MAX_NODES) -> Verdict:
+    """Decide Def. "Program equivalence" for two closed programs (module docstring)."""
+    started = time.perf_counter()
+    deadline = started + timeout
+    j0, j1 = api.judge(program0), api.judge(program1)
+    verdict = Verdict(UNKNOWN, "", division, (tuple(j0.params), tuple(j1.params)))
+
+    def done(kind: str, reason: str) -> Verdict:
+        verdict.verdict, verdict.reason = kind, reason
+        verdict.seconds = time.perf_counter() - started
+        return verdict
+
+    for which, j in (("first", j0), ("second", j1)):
+        if j.type != F:
+            return done(NOT_COMPARABLE, f"the {which} program has type {j.type}; program equivalence compares programs "
+                                        "of type F (compare terms of other types in contexts: --terms)")
+    sigmas, count = consistent_permutations(j0.params, j1.params)
+    verdict.permutations = count
+    if sigmas is None:
+        show_params = lambda p: "(" + ", ".join(map(str, p)) + ")"  # noqa: E731
+        return done(NOT_COMPARABLE, f"the parameter vectors {show_params(j0.params)} and {show_params(j1.params)} are not "
+                                    "permutations of each other (decoupling observes the difference)")
+    run0 = symbolic_run(j0, division=division, max_steps=max_steps, max_nodes=max_nodes)
+    run1 = symbolic_run(j1, division=division, max_steps=max_steps, max_nodes=max_nodes)
+    verdict.symbolic = (run0.text(), run1.text())
+    for which, run in (("first", run0), ("second", run1)):
+        if run.status not in ("final", "undefined"):
+            return done(UNKNOWN, f"the {which} program's symbolic run ended {run.status}: {run.reason}")
+    n = len(j0.params)
+    unknowns: list[str] = []
+    for sigma in itertools.islice(sigmas, max_permutations):
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            unknowns.append("timeout")
+            break
+        verdict.tried += 1
+        answer = differ_query(run0.side, run1.side, n, sigma, int(remaining * 1000))
+        verdict.solver_seconds += answer.seconds
+        if answer.status == "unsat":
+            verdict.permutation = list(sigma)
+            verdict.refutations = []
+            return done(EQUIVALENT, f"z3 proved that no q⃗ ∈ F^{n} separates them" + (f" (permutation {list(sigma)})" if n > 1 else ""))
+        if answer.status == "unknown":
+            unknowns.append(answer.reason)
+            continue
+        assert answer.model is not None
+        for point in rational_candidates(answer.model):
+            replayed = _replay(program0, program1, run0, run1, sigma, point, division)
+            if replayed is not None and replayed[0] != replayed[1]:
+                verdict.refutations.append(Refutation(list(sigma), point, replayed[0], replayed[1]))
+                break
+        else:
+            unknowns.append("z3's witness is irrational and no rational near it separates the programs")
+    if unknowns:
+        return done(UNKNOWN, "; ".join(dict.fromkeys(unknowns)))
+    if verdict.tried < count:
+        return done(UNKNOWN, f"{count} permutations are consistent with the values; only {verdict.tried} were tried "
+                             f"(--max-permutations {max_permutations})")
+    return done(NOT_EQUIVALENT, "a q⃗ separates them under every permutation, replayed on the exact machine"
+                if count > 1 else "a q⃗ separates them, replayed on the exact machine")

@@ -1,0 +1,157 @@
+"""z3 on symbolic values: expressions to z3 terms, the difference query, small witnesses.
+
+Every query is quantifier-free nonlinear real arithmetic: + − × over z3 Reals, and a
+quotient as If(y = 0, 0, x / y) (no uninterpreted function), which z3's nlsat decides.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional, Sequence
+
+import z3
+
+from goi.semantics.symbolic import Expr, _postorder
+
+
+class Converter:
+    """Expressions to z3 terms over given z3 variables, each DAG node converted once."""
+
+    def __init__(self, variables: Sequence[z3.ArithRef], ctx: z3.Context):
+        self.variables = list(variables)
+        self.ctx = ctx
+        self.zero = z3.RealVal(0, ctx)
+        self.memo: dict[int, z3.ArithRef] = {}
+
+    def __call__(self, root: Expr) -> z3.ArithRef:
+        memo = self.memo
+        for node in _postorder([root]):
+            if id(node) in memo:
+                continue
+            if node.op == "const":
+                v = node.value
+                term = z3.RealVal(f"{v.numerator}/{v.denominator}", self.ctx)
+            elif node.op == "param":
+                term = self.variables[node.index]
+            else:
+                a, b = memo[id(node.left)], memo[id(node.right)]
+                if node.op == "add":
+                    term = a + b
+                elif node.op == "sub":
+                    term = a - b
+                elif node.op == "mul":
+                    term = a * b
+                else:
+                    term = z3.If(b == self.zero, self.zero, a / b)
+            memo[id(node)] = term
+        return memo[id(root)]
+
+
+@dataclass
+class Side:
+    """One program's symbolic outcome: its value (None when undefined everywhere) and the
+    denominators that make it undefined where one is 0 (strict division)."""
+
+    value: Optional[Expr]
+    denominators: Sequence[Expr]
+
+
+@dataclass
+class Answer:
+    status: str  # "unsat" (no difference), "sat" (a model), "unknown"
+    reason: str
+    seconds: float
+    model: Optional[list] = None  # per variable: a Fraction, an algebraic z3 value, or None (free)
+
+
+SMALL_VALUES = [Fraction(v) for v in (0, 1, -1, 2, -2, 3, -3)] + [Fraction(1, 2), Fraction(-1, 2)]
+
+
+def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], timeout_ms: int) -> Answer:
+    """Is there q⃗ ∈ Fⁿ at which left(q⃗) and right(σ q⃗) differ? (σ: the right program's j-th
+    parameter is the left's right_to_left[j].) Differ means: one undefined and the other
+    not, or both defined with different values. A sat answer comes with a witness made
+    small where possible: each variable in turn is pinned to 0, 1, −1, 2, … if the formula
+    stays satisfiable (as Alive2 minimises its counterexamples)."""
+    started = time.perf_counter()
+    ctx = z3.Context()
+    q = [z3.Real(f"q{i}", ctx) for i in range(n)]
+    convert_left = Converter(q, ctx)
+    convert_right = Converter([q[i] for i in right_to_left], ctx)
+    false = z3.BoolVal(False, ctx)
+
+    def undefined(side: Side, convert: Converter):
+        if side.value is None:
+            return z3.BoolVal(True, ctx)
+        conditions = [convert(d) == convert.zero for d in side.denominators]
+        return z3.Or(*conditions) if conditions else false
+
+    u0, u1 = undefined(left, convert_left), undefined(right, convert_right)
+    if left.value is None or right.value is None:
+        values_differ = false
+    else:
+        values_differ = convert_left(left.value) != convert_right(right.value)
+    differ = z3.Or(u0 != u1, z3.And(z3.Not(u0), z3.Not(u1), values_differ))
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", max(1, timeout_ms))
+    solver.add(differ)
+    verdict = solver.check()
+    if verdict == z3.unsat:
+        return Answer("unsat", "no q⃗ makes them differ", time.perf_counter() - started)
+    if verdict != z3.sat:
+        return Answer("unknown", f"z3: {solver.reason_unknown()}", time.perf_counter() - started)
+    # Minimise: pin variables to small values while the formula stays satisfiable.
+    deadline = started + timeout_ms / 1000
+    pinned: dict[int, Fraction] = {}
+    for i in range(n):
+        for v in SMALL_VALUES:
+            remaining = int((deadline - time.perf_counter()) * 1000)
+            if remaining <= 0:
+                break
+            solver.push()
+            solver.add(q[i] == z3.RealVal(f"{v.numerator}/{v.denominator}", ctx))
+            solver.set("timeout", max(1, min(remaining, 2000)))
+            if solver.check() == z3.sat:
+                pinned[i] = v
+                break
+            solver.pop()
+    if solver.check() != z3.sat:  # cannot happen: every push kept was sat; be safe
+        return Answer("unknown", "z3 lost its model while minimising", time.perf_counter() - started)
+    model = solver.model()
+    values: list = []
+    for i in range(n):
+        if i in pinned:
+            values.append(pinned[i])
+            continue
+        value = model.eval(q[i], model_completion=False)
+        if z3.is_rational_value(value):
+            values.append(Fraction(value.numerator_as_long(), value.denominator_as_long()))
+        elif z3.is_algebraic_value(value):
+            values.append(value)
+        else:
+            values.append(None)  # the formula does not constrain it
+    return Answer("sat", "z3 found q⃗", time.perf_counter() - started, values)
+
+
+def rational_candidates(model: list, tries: int = 6) -> list[list[Fraction]]:
+    """Rational points to replay: the model itself when all rational; for an algebraic
+    value, rational approximations of growing precision (a difference that holds on an
+    open set survives them; one that holds only at an irrational point does not, and is
+    then not reported)."""
+    if all(not z3.is_algebraic_value(v) for v in model if v is not None):
+        return [[Fraction(0) if v is None else v for v in model]]
+    points = []
+    for precision in range(1, tries + 1):
+        point = []
+        for v in model:
+            if v is None:
+                point.append(Fraction(0))
+            elif isinstance(v, Fraction):
+                point.append(v)
+            else:
+                approx = v.approx(precision * 3)
+                point.append(Fraction(approx.numerator_as_long(), approx.denominator_as_long()))
+        points.append(point)
+    return points

@@ -1,0 +1,93 @@
+"""The symbolic field agrees with the exact one, and equivalence never refutes what it should
+not (properties/equivalence.py rests on both).
+
+- `symbolic_agreement`: one symbolic run of a program stands for its exact runs at every q⃗:
+  its value read at a point equals the exact run with `params` = that point (both division
+  policies: under strict, undefined exactly where a recorded denominator is 0), and, since
+  control never depends on values, a defined run makes the same transitions with the same
+  rules at every point.
+- `self_equivalence`: a program is never refuted against itself, nor against a copy with one
+  sum or product re-associated ((a $ b) $ c ↦ a $ (b $ c)) — both are proved when z3 answers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from goi import api
+from goi.semantics import syntax as S
+from goi.semantics.pretty import pretty
+from goi.semantics.types import F
+
+from .equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, symbolic_run
+from .coverage import record
+from .runner import BudgetFinding, Finding
+
+
+def symbolic_agreement(term, config, point: Sequence[Fraction], division: str) -> None:
+    judgement = api.judge(term)
+    if len(point) != len(judgement.params):
+        raise ValueError(f"{len(point)} values for {len(judgement.params)} parameters")
+    symbolic = symbolic_run(judgement, division=division, max_steps=config.max_steps)
+    exact = api.run(judgement, params=point, division=division, max_steps=config.max_steps)
+    record(exact)
+    if "budget" in (symbolic.status, exact.status):
+        raise BudgetFinding("symbolic", "a budget was reached", pretty(term))
+    where = f"q⃗ = ({', '.join(map(str, point))}), division {division}"
+    if symbolic.status == "undefined":
+        if exact.status != "undefined":
+            raise Finding("symbolic", f"undefined everywhere symbolically, but the exact run at {where} is {exact.status}",
+                          pretty(term))
+        return
+    if symbolic.status != "final":
+        raise Finding("symbolic", f"the symbolic run ended {symbolic.status}: {symbolic.reason}", pretty(term))
+    read = symbolic.at(point) if judgement.type == F else None
+    got = UNDEFINED if exact.status == "undefined" else exact.value
+    if read is not None and read != got:
+        raise Finding("symbolic", f"at {where} the symbolic value {symbolic.text()} reads {read}, the exact run gives {got}",
+                      pretty(term))
+    if exact.status == "final" and (exact.transitions != symbolic.transitions):
+        raise Finding("symbolic", f"at {where} the exact run made {exact.transitions} transitions, the symbolic run "
+                                  f"{symbolic.transitions}: control depended on a value", pretty(term))
+
+
+def reassociate(t: S.Term) -> Optional[S.Term]:
+    """t with its first (a $ b) $ c, $ ∈ {+, *}, made a $ (b $ c) (None if there is none)."""
+    if isinstance(t, S.BinOp) and t.op in ("+", "*") and isinstance(t.left, S.BinOp) and t.left.op == t.op:
+        return S.BinOp(t.op, t.left.left, S.BinOp(t.op, t.left.right, t.right))
+    for i, child in enumerate(S.subterms(t)):
+        changed = reassociate(child)
+        if changed is not None:
+            return _replace_child(t, i, changed)
+    return None
+
+
+def _replace_child(t: S.Term, i: int, new: S.Term) -> S.Term:
+    import dataclasses
+
+    names = {S.Lam: ["body"], S.App: ["fun", "arg"], S.BinOp: ["left", "right"], S.Decouple: ["body"],
+             S.Let: ["bound", "body"], S.LetDecouple: ["bound", "body"]}[type(t)]
+    return dataclasses.replace(t, **{names[i]: new})
+
+
+def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: float = 10.0) -> str:
+    """term vs itself, vs its first re-association if it has one, and, given another program
+    u, (term + u) + term vs term + (u + term)."""
+    from .equivalence import program_equivalence
+
+    record(api.run(term, max_steps=config.max_steps))  # counted as the suite's runs, with its rules
+    pairs = [(term, term)]
+    inner = reassociate(term)
+    if inner is not None:
+        pairs.append((term, inner))
+    if other is not None:
+        left = S.BinOp("+", S.BinOp("+", term, other), term)
+        pairs.append((left, reassociate(left)))
+    verdicts = []
+    for a, b in pairs:
+        v = program_equivalence(a, b, timeout=timeout, max_steps=config.max_steps)
+        if v.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
+            raise Finding("equivalence", f"{pretty(a)} refuted against {pretty(b)}: {v.verdict}, {v.reason}", pretty(term))
+        verdicts.append(v.verdict)
+    return EQUIVALENT if all(v == EQUIVALENT for v in verdicts) else verdicts[-1]

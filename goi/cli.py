@@ -503,7 +503,7 @@ def build_parser() -> ArgumentParser:
     p_run.set_defaults(run=cmd_run)
     p_props = sub.add_parser("props", help="check the paper's theorems on generated programs (Hypothesis)")
     p_props.add_argument("names", nargs="*", metavar="PROPERTY",
-                         help="soundness invariants determinism gc agreement parameters contractions (default: all)")
+                         help="soundness invariants determinism gc agreement parameters contractions symbolic equivalence (default: all)")
     p_props.add_argument("--profile", choices=PROFILES, default="dev", help="size of terms and thoroughness of checks (default dev)")
     p_props.add_argument("--examples", type=positive_int, metavar="N", help="examples per property (default: the profile's)")
     p_props.add_argument("--seed", type=integer, metavar="N", help="seed Hypothesis with N (the same examples for the same N)")

@@ -137,7 +137,7 @@ def cmd_equiv(args, _source) -> int:
         write_json({"schema": schema("equiv"), "mode": "programs", **verdict.to_json()})
     else:
         say(f"{verdict.verdict.upper()}: {verdict.reason}")
-        if verdict.symbolic[0] or verdict.symbolic[1]:
+        if verdict.symbolic:
             say(f"  e0(q⃗) = {verdict.symbolic[0]}")
             say(f"  e1(q⃗) = {verdict.symbolic[1]}")
         _say_witness(say, verdict)

@@ -174,7 +174,7 @@ class Law:
     statement: str
     expected: str  # holds | fails | open
     level: str  # program | context
-    instances: Callable[[], st.SearchStrategy]
+    instances: Callable[[int], st.SearchStrategy]  # depth of the metavariables' terms -> instances
     type: Type = F  # the hole's type, for context laws
     paper: str = ""
     needs_proof: bool = False  # congruence: an instance counts only once z3 proves lhs ≐ rhs
@@ -182,24 +182,24 @@ class Law:
 
 
 LAWS: dict[str, Law] = {law.name: law for law in [
-    Law("distinct-left", "{1}+2 ≉ 1+2", FAILS, "context", lambda: fixed("{1}+2", "1+2"),
+    Law("distinct-left", "{1}+2 ≉ 1+2", FAILS, "context", lambda _depth: fixed("{1}+2", "1+2"),
         paper='§"Program equivalence": decoupling observes {1}+2, 1+2, 1+{2} apart'),
-    Law("distinct-right", "1+2 ≉ 1+{2}", FAILS, "context", lambda: fixed("1+2", "1+{2}"),
+    Law("distinct-right", "1+2 ≉ 1+{2}", FAILS, "context", lambda _depth: fixed("1+2", "1+{2}"),
         paper='§"Program equivalence"'),
-    Law("distinct-sides", "{1}+2 ≉ 1+{2}", FAILS, "context", lambda: fixed("{1}+2", "1+{2}"),
+    Law("distinct-sides", "{1}+2 ≉ 1+{2}", FAILS, "context", lambda _depth: fixed("{1}+2", "1+{2}"),
         paper='§"Program equivalence"'),
-    Law("distinct-sharing", "(λx.x+x){1} ≉ {1}+{1}", FAILS, "context", lambda: fixed("(λx.x+x){1}", "{1}+{1}"),
+    Law("distinct-sharing", "(λx.x+x){1} ≉ {1}+{1}", FAILS, "context", lambda _depth: fixed("(λx.x+x){1}", "{1}+{1}"),
         paper="one provisional constant used twice is not two"),
-    Law("distinct-discard", "(λx.0){1} ≉ 0", FAILS, "context", lambda: fixed("(λx.0){1}", "0"),
+    Law("distinct-discard", "(λx.0){1} ≉ 0", FAILS, "context", lambda _depth: fixed("(λx.0){1}", "0"),
         paper="a discarded provisional constant is still a parameter"),
     Law("beta-value", "(λx.t) v ≐ t[v/x], v a value with no provisional constant", HOLDS, "program",
         beta_instances, paper="β_v"),
     Law("let-application", "let x = u in t ≐ (λx.t) u", HOLDS, "program", let_instances,
         paper="let is application (§ syntax)"),
-    Law("plus-commutes", "t + u ≐ u + t", HOLDS, "program", lambda: _binary("+", 2), paper="needs a permutation of p⃗"),
-    Law("times-commutes", "t × u ≐ u × t", HOLDS, "program", lambda: _binary("*", 2), paper="needs a permutation of p⃗"),
-    Law("plus-associates", "(t + u) + v ≐ t + (u + v)", HOLDS, "program", lambda: _assoc("+", 2)),
-    Law("times-associates", "(t × u) × v ≐ t × (u × v)", HOLDS, "program", lambda: _assoc("*", 2)),
+    Law("plus-commutes", "t + u ≐ u + t", HOLDS, "program", lambda d: _binary("+", d), paper="needs a permutation of p⃗"),
+    Law("times-commutes", "t × u ≐ u × t", HOLDS, "program", lambda d: _binary("*", d), paper="needs a permutation of p⃗"),
+    Law("plus-associates", "(t + u) + v ≐ t + (u + v)", HOLDS, "program", lambda d: _assoc("+", d)),
+    Law("times-associates", "(t × u) × v ≐ t × (u × v)", HOLDS, "program", lambda d: _assoc("*", d)),
     Law("let-floating", "let x = (let y = a in b) in c ≐ let y = a in let x = b in c", HOLDS, "program",
         let_floating_instances),
     Law("eta-value", "λx. f x ≅ f, f a λ-value (in contexts)", HOLDS, "context", eta_instances, type=Arrow(F, F),
@@ -216,9 +216,15 @@ class Budget:
     instances: int  # program laws: instances drawn
     contexts: int  # context laws: (instance, context) draws
     timeout: float  # seconds per program check
+    depth: int  # depth of the terms drawn for metavariables
+    context_depth: int  # depth of the contexts' own terms
 
 
-BUDGETS = {"ci": Budget(12, 25, 5.0), "dev": Budget(100, 300, 10.0), "deep": Budget(500, 2000, 20.0)}
+BUDGETS = {
+    "ci": Budget(50, 100, 5.0, 2, 3),
+    "dev": Budget(500, 2000, 10.0, 3, 3),
+    "deep": Budget(2000, 10000, 20.0, 4, 4),
+}
 
 
 @dataclass
@@ -311,9 +317,9 @@ def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total")
             counting[0] = False
         return bad
 
-    strategy = law.instances()
+    strategy = law.instances(budget.depth)
     if law.level == "context":
-        strategy = st.tuples(strategy, contexts(law.type, max_depth=3))
+        strategy = st.tuples(strategy, contexts(law.type, max_depth=budget.context_depth))
     examples = budget.contexts if law.level == "context" else budget.instances
     try:
         found = find(

@@ -157,7 +157,7 @@ class Verdict:
     reason: str
     division: str
     parameters: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] = ((), ())
-    symbolic: tuple[str, str] = ("", "")
+    symbolic: Optional[tuple[str, str]] = None  # the two values as text, once run
     permutation: Optional[list[int]] = None  # the proving σ (EQUIVALENT)
     refutations: list[Refutation] = field(default_factory=list)  # NOT_EQUIVALENT: one per σ
     permutations: int = 0  # consistent permutations in all
@@ -176,7 +176,7 @@ class Verdict:
             "reason": self.reason,
             "division": self.division,
             "parameters": [[str(v) for v in p] for p in self.parameters],
-            "symbolic": list(self.symbolic),
+            "symbolic": list(self.symbolic) if self.symbolic else None,
             "permutation": self.permutation,
             "witness": [str(v) for v in w.witness] if w else None,
             "values": [str(w.left), str(w.right)] if w else None,

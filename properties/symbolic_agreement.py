@@ -33,23 +33,27 @@ def symbolic_agreement(term, config, point: Sequence[Fraction], division: str) -
     exact = api.run(judgement, params=point, division=division, max_steps=config.max_steps)
     record(exact)
     if "budget" in (symbolic.status, exact.status):
-        raise BudgetFinding("symbolic", "a budget was reached", pretty(term))
+        raise BudgetFinding("symbolic", "a budget was reached", _text(term))
     where = f"q⃗ = ({', '.join(map(str, point))}), division {division}"
     if symbolic.status == "undefined":
         if exact.status != "undefined":
             raise Finding("symbolic", f"undefined everywhere symbolically, but the exact run at {where} is {exact.status}",
-                          pretty(term))
+                          _text(term))
         return
     if symbolic.status != "final":
-        raise Finding("symbolic", f"the symbolic run ended {symbolic.status}: {symbolic.reason}", pretty(term))
+        raise Finding("symbolic", f"the symbolic run ended {symbolic.status}: {symbolic.reason}", _text(term))
     read = symbolic.at(point) if judgement.type == F else None
     got = UNDEFINED if exact.status == "undefined" else exact.value
     if read is not None and read != got:
         raise Finding("symbolic", f"at {where} the symbolic value {symbolic.text()} reads {read}, the exact run gives {got}",
-                      pretty(term))
+                      _text(term))
     if exact.status == "final" and (exact.transitions != symbolic.transitions):
         raise Finding("symbolic", f"at {where} the exact run made {exact.transitions} transitions, the symbolic run "
-                                  f"{symbolic.transitions}: control depended on a value", pretty(term))
+                                  f"{symbolic.transitions}: control depended on a value", _text(term))
+
+
+def _text(term) -> str:
+    return term if isinstance(term, str) else pretty(term)
 
 
 def reassociate(t: S.Term) -> Optional[S.Term]:
@@ -88,6 +92,6 @@ def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: floa
     for a, b in pairs:
         v = program_equivalence(a, b, timeout=timeout, max_steps=config.max_steps)
         if v.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
-            raise Finding("equivalence", f"{pretty(a)} refuted against {pretty(b)}: {v.verdict}, {v.reason}", pretty(term))
+            raise Finding("equivalence", f"{pretty(a)} refuted against {pretty(b)}: {v.verdict}, {v.reason}", _text(term))
         verdicts.append(v.verdict)
     return EQUIVALENT if all(v == EQUIVALENT for v in verdicts) else verdicts[-1]

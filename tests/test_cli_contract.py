@@ -52,6 +52,16 @@ CASES = [
     (["run", "--max-steps", "-5", "-e", "1"], exitcodes.USAGE, "goi.error/1"),
     (["run", "--params", "one", "-e", "{1}"], exitcodes.USAGE, "goi.error/1"),
     (["frobnicate"], exitcodes.USAGE, "goi.error/1"),
+    (["equiv", "-e", "{1} + {2}", "-e", "{2} + {1}"], exitcodes.OK, "goi.equiv/1"),
+    (["equiv", "-e", "{1} * {1}", "-e", "{1} + {1}"], exitcodes.NOT_EQUIVALENT, "goi.equiv/1"),
+    (["equiv", "--division", "strict", "-e", "(λx. x / x) {3}", "-e", "(λx. x * 0 + 1) {3}"], exitcodes.NOT_EQUIVALENT, "goi.equiv/1"),
+    (["equiv", "-e", "{1} + 2", "-e", "1 + {2}"], exitcodes.NOT_COMPARABLE, "goi.equiv/1"),
+    (["equiv", "--timeout", "1e-9", "-e", "{1}", "-e", "{1}"], exitcodes.UNDECIDED, "goi.equiv/1"),
+    (["equiv", "--terms", "-e", "{1} + 2", "-e", "1 + {2}"], exitcodes.NOT_EQUIVALENT, "goi.equiv/1"),
+    (["equiv", "--terms", "--examples", "5", "-e", "λx:F. x", "-e", "λy:F. y"], exitcodes.UNDECIDED, "goi.equiv/1"),
+    (["equiv", "-e", "1"], exitcodes.USAGE, "goi.error/1"),
+    (["conjectures", "distinct-left", "plus-commutes", "congruence"], exitcodes.OK, "goi.conjectures/1"),
+    (["conjectures", "no-such-law"], exitcodes.USAGE, "goi.error/1"),
     (["run"], exitcodes.USAGE, "goi.error/1"),
 ]
 

@@ -33,6 +33,8 @@ test_gc_bisimulation = PROPERTY(suite.build("gc", CONFIG))
 test_agreement_with_the_second_opinion = PROPERTY(suite.build("agreement", CONFIG))
 test_parameter_preservation = PROPERTY(suite.build("parameters", CONFIG))
 test_split_contractions = PROPERTY(suite.build("contractions", CONFIG))
+test_symbolic_field_agrees_with_exact_runs = PROPERTY(suite.build("symbolic", CONFIG))
+test_programs_are_never_refuted_against_themselves = PROPERTY(suite.build("equivalence", CONFIG))
 
 
 @PROPERTY

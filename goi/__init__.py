@@ -6,6 +6,7 @@
     result = goi.run("(λx. x + x) {1}")                     # status, value, transitions, …
     goi.strategies.programs()                               # Hypothesis strategies
     goi.properties.soundness(term, config)                  # the paper's theorems
+    goi.equivalent("{1} + {2}", "{2} + {1}").verdict        # program equivalence, with z3
 
 Subpackages: goi.semantics (front end, graphs, rules, machine, checks), goi.generators,
 goi.properties, goi.reports.
@@ -16,7 +17,20 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version as _version
 
 from . import strategies
-from .api import DEFAULT_MAX_DIGITS, DEFAULT_MAX_NODES, DEFAULT_MAX_STEPS, Execution, Program, Result, Value, check, prepare, run
+from .api import (
+    DEFAULT_MAX_DIGITS,
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_STEPS,
+    Execution,
+    Program,
+    Result,
+    Value,
+    check,
+    equivalent,
+    prepare,
+    run,
+    symbolic_run,
+)
 from .semantics.checks import InvariantViolation
 from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
 from .semantics.typecheck import Judgement
@@ -43,7 +57,9 @@ __all__ = [
     "Value",
     "__version__",
     "check",
+    "equivalent",
     "prepare",
     "run",
     "strategies",
+    "symbolic_run",
 ]

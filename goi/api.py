@@ -42,8 +42,10 @@ __all__ = [
     "Result",
     "Value",
     "check",
+    "equivalent",
     "prepare",
     "run",
+    "symbolic_run",
 ]
 
 DEFAULT_MAX_STEPS = 1_000_000
@@ -260,3 +262,24 @@ def run(
         max_nodes=max_nodes, max_digits=max_digits,
     )
     return execution.run(max_steps, trace)
+
+
+def symbolic_run(program: Program, *, division: Division = "total", max_steps: int = DEFAULT_MAX_STEPS,
+                 max_nodes: int = DEFAULT_MAX_NODES):
+    """Run a closed program once on the symbolic field (semantics/symbolic.py): the same
+    machine, each provisional constant a parameter q_i (in p⃗ order). The result's `value` is
+    an expression (its `at(q⃗)` reads it at a point); see docs/CONJECTURES.md."""
+    from .properties.equivalence import symbolic_run as run_symbolic
+
+    return run_symbolic(program, division=division, max_steps=max_steps, max_nodes=max_nodes)
+
+
+def equivalent(program0: Program, program1: Program, *, division: Division = "total", timeout: float = 10.0,
+               max_permutations: int = 720):
+    """Decide the paper's Def. "Program equivalence" for two closed programs of type F with z3:
+    a Verdict whose `verdict` is "equivalent" (with the proving `permutation`), "not
+    equivalent" (with `refutations`, each a witness q⃗ the exact machine replayed), "not
+    comparable" or "unknown" (never reported as equivalent). See docs/CONJECTURES.md."""
+    from .properties.equivalence import program_equivalence
+
+    return program_equivalence(program0, program1, division=division, timeout=timeout, max_permutations=max_permutations)

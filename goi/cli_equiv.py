@@ -166,9 +166,15 @@ def cmd_conjectures(args, _source) -> int:
         if not args.json:
             say(conjectures.format_row(row))
 
+    from .properties.progress import PROGRESS
+
     if not args.json:
         say(conjectures.HEADER)
-    rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
+    PROGRESS.quiet = args.json
+    try:
+        rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
+    finally:
+        PROGRESS.quiet = False
     if args.json:
         write_json({"schema": schema("conjectures"), "profile": args.profile, "seed": args.seed,
                     "laws": [r.to_json() for r in rows]})

@@ -278,6 +278,19 @@ def test_the_ci_sweep_meets_every_expected_status():
             assert r.counterexample is not None
 
 
+def test_let_floating_out_of_a_decoupled_model_is_refuted_and_the_second_opinion_agrees():
+    # what the dev sweep found: the model xx was computed with {0} (then discarded); its
+    # decoupling extracts that constant, and floating the let out of xx's box removes it
+    from goi.properties.reference import reference_value
+
+    left = "let xx = (let yy = {0} in 0) in let f @ p = xx in p • p + 0"
+    right = "let yy = {0} in let xx = 0 in let f @ p = xx in p • p + 0"
+    v = program_equivalence(left, right)
+    assert v.verdict == NOT_EQUIVALENT and (v.witness.left, v.witness.right) == (1, 0)
+    for program, value in ((left, 1), (right, 0)):
+        assert goi.run(program, params=[1]).value == value == reference_value(goi.check(program), [Fraction(1)])
+
+
 def test_a_law_that_does_not_hold_is_refuted_and_shrunk():
     from hypothesis import strategies as st
 

@@ -62,7 +62,15 @@ def test_the_installed_command_runs_an_example_with_every_check(installed, tmp_p
 def test_the_installed_command_runs_the_properties(installed, tmp_path):
     proc = run_in(installed, tmp_path, "goi", "props", "--profile", "ci", "--examples", "20")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert proc.stdout.count(" passed ") == 7
+    from goi.properties.driver import NAMES
+
+    assert proc.stdout.count(" passed ") == len(NAMES) == 9
+
+
+def test_the_installed_command_decides_an_equivalence_with_z3(installed, tmp_path):
+    proc = run_in(installed, tmp_path, "goi", "equiv", "-e", "{1} * {1}", "-e", "{1} + {1}")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.startswith("NOT EQUIVALENT") and "--params 0, 1 gives 0" in proc.stdout
 
 
 def test_import_goi_from_another_directory(installed, tmp_path):

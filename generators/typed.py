@@ -26,10 +26,14 @@ small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9),
 
 
 class Gen:
-    def __init__(self, draw, decoupling: bool, iterated: bool):
+    def __init__(self, draw, decoupling: bool, iterated: bool, division: bool = True, vector_ops: bool = True,
+                 decoupling_values: bool = True):
         self.draw = draw
         self.decoupling = decoupling
-        self.iterated = iterated
+        self.iterated = iterated and vector_ops
+        self.division = division
+        self.vector_ops = vector_ops  # ⊞ ⊠ • and their overloaded + * on vectors
+        self.decoupling_values = decoupling_values  # A(f,x). t as a value (not only let f @ p = t in u)
         self.counter = 0
         self.used: list[str] = []
 
@@ -69,7 +73,7 @@ class Gen:
             kind = d(st.sampled_from(leaves))
         else:
             kinds = leaves + ["op", "op", "app", "let", "call"]
-            if names:
+            if names and self.vector_ops:
                 kinds += ["dot", "dot"]
             if self.decoupling:
                 kinds += ["decouple", "decouple"]
@@ -81,7 +85,7 @@ class Gen:
         if kind == "var":
             return S.Var(d(st.sampled_from(vars_f)))
         if kind == "op":
-            op = d(st.sampled_from(["+", "-", "*", "/"]))
+            op = d(st.sampled_from(["+", "-", "*", "/"] if self.division else ["+", "-", "*"]))
             return S.BinOp(op, self.term(ctx, F, names, depth - 1), self.term(ctx, F, names, depth - 1))
         if kind == "dot":
             a = d(st.sampled_from(names))
@@ -106,6 +110,17 @@ class Gen:
         bound = self.term(ctx, a, names, depth - 1)
         body = self.term(bind(ctx, x, a), t, names, depth - 1)
         return S.Let(x, a, bound, body)
+
+    def shared(self, ctx, names, depth):
+        """One provisional constant used twice: let x = {c} in x $ (x $ u) — the sharing the
+        paper's linearity examples are about (one parameter, however often it is used)."""
+        d = self.draw
+        x = self.binder("x", ctx)
+        inner = bind(ctx, x, F)
+        ops = ["+", "-", "*"]
+        rest = self.term(inner, F, names, depth - 1)
+        body = S.BinOp(d(st.sampled_from(ops)), S.Var(x), S.BinOp(d(st.sampled_from(ops)), S.Var(x), rest))
+        return S.Let(x, F, S.Prov(d(small_constants)), body)
 
     def call(self, ctx, t, names, depth):
         """A variable of a function type ending in t, applied to enough arguments."""
@@ -137,7 +152,10 @@ class Gen:
         a = self.fresh("a")
         f = self.binder("f", ctx)
         p = self.binder("p", ctx, avoid=(f,))
-        model = self.term(ctx, model_type, names, depth - 1)
+        if model_type == F and depth >= 2 and d(st.integers(0, 3)) == 3:  # shrinks towards the plain model
+            model = self.shared(ctx, names, depth - 1)  # a model sharing one provisional constant
+        else:
+            model = self.term(ctx, model_type, names, depth - 1)
         inner = bind(bind(ctx, f, Arrow(Vec(a), model_type)), p, Vec(a))
         body = self.term(inner, t, names + [a], depth - 1)
         if t == F:
@@ -147,7 +165,7 @@ class Gen:
     def use(self, ctx, f, p, a, model_type, names) -> S.Term:
         """A term of type F using the decoupled pair (f, p)."""
         d = self.draw
-        kinds = ["dot", "apply", "modified"] + (["iadd", "imul"] if self.iterated else [])
+        kinds = (["dot", "apply", "modified"] if self.vector_ops else ["apply"]) + (["iadd", "imul"] if self.iterated else [])
         kind = d(st.sampled_from(kinds))
         pv = S.Var(p)
         e = self.fresh("e")
@@ -169,7 +187,7 @@ class Gen:
         options = ["lam", "lam"] + (["var"] if matching else [])
         if depth > 0:
             options += ["app", "call"]
-            if self.decoupling:
+            if self.decoupling and self.decoupling_values:
                 options += ["decoupling_value"]
         kind = d(st.sampled_from(options))
         if kind == "var":
@@ -197,7 +215,7 @@ class Gen:
         assert vars_v, f"no variable of type {t} in scope"
         options = ["var"] * 3
         if depth > 0:
-            options += ["vadd", "smul", "app"]
+            options += ["vadd", "smul", "app"] if self.vector_ops else ["app"]
             if self.iterated:
                 options += ["iadd", "imul"]
         kind = d(st.sampled_from(options))
@@ -260,12 +278,17 @@ SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 
 
 @st.composite
-def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True) -> S.Term:
+def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True, *, division: bool = True,
+             vector_ops: bool = True, decoupling_values: bool = True) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
-    free variable); the rest are drawn freely, where decoupling also appears inside."""
+    free variable); the rest are drawn freely, where decoupling also appears inside.
+
+    Fragments (for implementations that lack a construct): `iterated` (+^L, *^L),
+    `division`, `vector_ops` (⊞ ⊠ • in source: a decoupled p is then only applied, f p),
+    `decoupling_values` (A(f,x). t as a value; `let f @ p = t in u` stays)."""
     depth = draw(st.integers(min_value=min(1, max_depth), max_value=max_depth))
-    gen = Gen(draw, decoupling, iterated)
+    gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values)
     shape = draw(st.sampled_from(SHAPES)) if decoupling and depth >= 2 else "any"
     if shape == "decouple":
         return gen.decouple([], F, [], depth)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from . import strategies
 from .api import (
     DEFAULT_MAX_DIGITS,
     DEFAULT_MAX_NODES,
@@ -34,6 +33,18 @@ from .api import (
 from .semantics.checks import InvariantViolation
 from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
 from .semantics.typecheck import Judgement
+
+
+
+def __getattr__(name: str):
+    # goi.strategies imports Hypothesis (0.15 s): loaded on first use, so `import goi` and
+    # the `goi` command start fast (an implementation wrapper run once per program, say).
+    if name == "strategies":
+        import importlib
+
+        return importlib.import_module(".strategies", __name__)
+    raise AttributeError(f"module 'goi' has no attribute {name!r}")
+
 
 try:
     __version__ = _version("goi-abductive")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
@@ -44,6 +44,9 @@ class Judgement:
     surface: Optional[S.Term] = None
     decouplings: tuple[str, ...] = ()  # the names bound by decouplings, in pre-order
     inference_work: int = 0  # substitution look-ups the inference made (benchmarks, tests)
+    # id(surface BinOp) -> the operation it resolved to (core.SIGMA / SIGMA_ITER names:
+    # "+" on vectors is "vadd"); "?" for one object used twice with two meanings
+    operators: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __str__(self) -> str:
         from .pretty import pretty
@@ -103,6 +106,13 @@ class _Checker:
         self.auto_names = _name_supply(self.user_names)
         self.binding_site: dict[str, S.Term] = {}
         self.decouplings: list[str] = []
+
+    def operators(self) -> dict[int, str]:
+        resolved: dict[int, str] = {}
+        for node, surface in self.ops:
+            op = getattr(node, "op")
+            resolved[id(surface)] = op if resolved.get(id(surface), op) == op else "?"
+        return resolved
 
     # ---- inference variables and unification --------------------------------
     def fresh(self) -> Meta:
@@ -544,6 +554,7 @@ def typecheck(
         surface=term,
         decouplings=tuple(checker.decouplings),
         inference_work=checker.work,
+        operators=checker.operators(),
     )
 
 

@@ -1,0 +1,196 @@
+"""`goi oracle`: test another implementation against the machine (docs/ORACLE.md).
+
+    goi oracle --impl 'CMD …' [--notation paper|visualiser] [--fragment F,…] [--tolerance REL]
+               [--timeout S] [--memory-mb N] [--ill-typed] [--profile P] [--seed N]
+               [--max-programs N] [--jobs N] [--shrink-seconds S] [--out DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from fractions import Fraction
+
+from .semantics import exitcodes
+from .semantics.errors import ReadError, UsageError
+
+BUDGETS = {"ci": (60, 4), "dev": (300, 5), "deep": (2000, 6)}  # programs, term depth
+
+
+def fragments(text: str) -> frozenset:
+    from .properties.oracle import FRAGMENTS
+
+    names = frozenset(f.strip() for f in text.split(",") if f.strip())
+    unknown = sorted(names - set(FRAGMENTS))
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown fragment(s) {', '.join(unknown) or '(none)'}; known: {', '.join(FRAGMENTS)}")
+    return names
+
+
+def tolerance(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write 1e-9 or 0.000001)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("a tolerance is not negative")
+    return value
+
+
+def cmd_oracle(args, _source) -> int:
+    from .cli import schema, say, write_json
+    from .properties.external import split_command
+    from .properties.oracle import Oracle, OracleConfig
+    from .properties.progress import PROGRESS
+
+    try:
+        command = split_command(args.impl)
+    except ValueError as exc:
+        raise UsageError(f"--impl: {exc}") from None
+    programs, depth = BUDGETS[args.profile]
+    chosen = frozenset().union(*(args.fragment or [frozenset()]))
+    config = OracleConfig(
+        command=command, notation=args.notation, fragments=chosen, tolerance=args.tolerance, timeout=args.timeout,
+        memory_mb=args.memory_mb, division=args.division, ill_typed=args.ill_typed,
+        max_programs=args.max_programs or programs, max_depth=depth, seed=args.seed, jobs=args.jobs,
+        shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
+        database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
+    )
+    PROGRESS.quiet = args.json
+
+    def progress(stage: str, done: int, total: int) -> None:
+        PROGRESS.tick(f"oracle {stage}", total)
+
+    if not args.json:
+        say(f"oracle: {' '.join(command)} ({args.notation} notation"
+            + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
+    try:
+        report = Oracle(config, progress).run()
+    finally:
+        PROGRESS.quiet = False
+    payload = report_json(report)
+    payload["schema"] = schema("oracle")
+    if args.out:
+        write_out(args.out, report)
+    if args.json:
+        write_json(payload)
+    else:
+        for line in summary_lines(report):
+            say(line)
+    return exitcodes.NOT_EQUIVALENT if report.failures else exitcodes.OK
+
+
+def report_json(report) -> dict:
+    c = report.config
+    return {
+        "implementation": c.command,
+        "notation": c.notation,
+        "fragments": sorted(c.all_fragments),
+        "tolerance": None if c.tolerance is None else str(c.tolerance),
+        "division": c.division,
+        "ill_typed": c.ill_typed,
+        "seed": c.seed,
+        "programs": report.programs,
+        "skipped": report.skipped,
+        "counts": report.counts,
+        "corpus": {"run": report.corpus_run, "skipped": report.corpus_skipped,
+                   "failures": [case.to_json() for case in report.corpus]},
+        "failures": {k: s.to_json() for k, s in report.shrunk.items()},
+        "seconds": round(report.seconds, 3),
+        "survey_seconds": round(report.survey_seconds, 3),
+    }
+
+
+def summary_lines(report) -> list[str]:
+    from .properties.oracle import CLASSES
+
+    lines = [f"{report.programs} generated programs ({report.skipped} more not expressible in the notation), "
+             f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible), {report.seconds:.1f} s"]
+    lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
+    for case in report.corpus:
+        lines.append(f"corpus {case.origin}: {case.klass}: expected {_show(case.expected)}, got {_answer(case.answer)}")
+    for klass, s in report.shrunk.items():
+        case = s.case
+        top = sorted(((n, r) for r, n in case.rules.items() if n), reverse=True)[:5]
+        lines += [
+            f"{klass.upper()} ({s.count} of the survey; found after {s.find_seconds:.1f} s, shrunk in "
+            f"{s.shrink_seconds:.1f} s with {s.calls} calls{'' if s.complete else ', shrink budget reached'}):",
+            f"  program:  {case.text}",
+            f"  expected: {_show(case.expected)} ({case.transitions} transitions: "
+            + ", ".join(f"{r} {n}" for n, r in top) + ")",
+            f"  got:      {_answer(case.answer)}",
+        ]
+    if not report.failures:
+        lines.append("no disagreement found")
+    return lines
+
+
+def _show(v) -> str:
+    if isinstance(v, tuple):
+        return "(" + ", ".join(map(str, v)) + ")"
+    return str(v)
+
+
+def _answer(answer) -> str:
+    if answer is None:
+        return "-"
+    if answer.kind == "value":
+        return _show(answer.value)
+    return f"{answer.kind}: {answer.message}" if answer.message else answer.kind
+
+
+def write_out(directory: str, report) -> None:
+    """Each shrunk failure (and corpus failure) as a standalone program and its expectation."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise ReadError(f"--out {directory}: cannot make the directory: {exc.strerror}") from None
+    items = [(klass, s.case) for klass, s in report.shrunk.items()]
+    items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case) for case in report.corpus]
+    for stem, case in items:
+        meta = {**case.to_json(), "schema": "goi.oracle-case/1"}
+        _write(os.path.join(directory, stem + ".goi"), case.text + "\n")
+        _write(os.path.join(directory, stem + ".json"), json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
+
+
+def _write(path: str, text: str) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise ReadError(f"--out: cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def add_parser(sub) -> None:
+    from .cli import positive_int
+    from .cli_equiv import positive_seconds
+    from .properties.oracle import FRAGMENTS
+
+    p = sub.add_parser("oracle", help="test another implementation against the machine (docs/ORACLE.md)")
+    p.add_argument("--impl", required=True, metavar="'CMD …'",
+                   help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")
+    p.add_argument("--notation", choices=["paper", "visualiser"], default="paper", help="how programs are printed for it")
+    p.add_argument("--fragment", type=fragments, action="append", metavar="F,…",
+                   help="what it lacks: " + ", ".join(FRAGMENTS))
+    p.add_argument("--tolerance", type=tolerance, metavar="REL",
+                   help="relative tolerance for a floating-point implementation (default: exact)")
+    p.add_argument("--timeout", type=positive_seconds, default=5.0, metavar="S", help="seconds per program (default 5)")
+    p.add_argument("--memory-mb", type=positive_int, metavar="N", help="address-space limit of the implementation")
+    p.add_argument("--division", choices=["total", "strict"], default="total",
+                   help="x/0 = 0, or undefined (then the implementation must report an error)")
+    p.add_argument("--ill-typed", action="store_true", help="also send ill-typed programs: accepting one is a failure")
+    p.add_argument("--profile", choices=list(BUDGETS), default="ci", help="programs and their size (default ci: 60, depth 4)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="the generation's seed (default 0)")
+    p.add_argument("--max-programs", type=positive_int, metavar="N", help="generated programs (default: the profile's)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="implementation calls in parallel (default 1)")
+    p.add_argument("--shrink-seconds", type=positive_seconds, default=120.0, metavar="S",
+                   help="time to shrink each class of failure (default 120)")
+    p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
+    p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
+    p.add_argument("--out", metavar="DIR", help="write each shrunk failure as DIR/CLASS.goi and DIR/CLASS.json")
+    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.set_defaults(run=cmd_oracle, takes_program=False)

@@ -578,6 +578,9 @@ def _main(argv: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return exitcodes.BROKEN_PIPE
     except KeyboardInterrupt:
+        from .semantics.stack import interrupt_taken
+
+        interrupt_taken()
         report(args, command, {"kind": "interrupted", "message": "interrupted", "line": None, "column": None}, "goi: interrupted")
         return exitcodes.INTERRUPTED
     except Exception as exc:  # a bug in goi, not bad input: say so, keep the evidence

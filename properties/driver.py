@@ -16,6 +16,8 @@ from typing import Callable, Iterable, Optional
 import hypothesis
 from hypothesis import reproduce_failure, settings
 
+from goi.semantics.stack import interrupt_taken
+
 from . import coverage, suite
 from .profiles import config, register
 from .progress import PROGRESS
@@ -119,6 +121,7 @@ def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None
         try:
             result = run_property(name, profile, examples, seed, replay)
         except KeyboardInterrupt:
+            interrupt_taken()
             result = PropertyResult(name, "interrupted", coverage.RUN_COUNT[0] - runs_before, time.perf_counter() - start)
         results.append(result)
         if on_result:

@@ -31,6 +31,8 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
         try:
             result.append(fn(*args, **kwargs))
         except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                interrupt_taken()
             raised.append(exc)
         finally:
             done.set()
@@ -58,21 +60,52 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     return result[0]
 
 
+_pending = threading.Event()  # a Ctrl-C was passed on and no handler has taken it yet
+RESEND_SECONDS = 0.5
+
+
+def interrupt_taken() -> None:
+    """Called by a handler of KeyboardInterrupt on the worker (goi props' driver, the CLI):
+    the Ctrl-C arrived, stop sending it."""
+    _pending.clear()
+
+
+def _send(worker: threading.Thread) -> None:
+    import ctypes
+
+    assert worker.ident is not None
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
+
+
 def _wait(worker: threading.Thread, done: threading.Event) -> None:
     """Wait until the worker is done; a Ctrl-C in the waiting thread is passed on to the
-    worker, which stops as it would have (goi props reports what finished). The wait is on
-    an Event: a Thread.join interrupted by Ctrl-C can leave the thread looking finished
-    while it still runs (CPython, bpo-21822)."""
-    while True:
-        try:
-            done.wait()
-            break
-        except KeyboardInterrupt:
-            import ctypes
+    worker, which stops as it would have (goi props reports what finished). An exception
+    passed to a thread can be swallowed where Python ignores exceptions (a garbage
+    collector callback, a __del__): it is sent again every RESEND_SECONDS until a handler
+    takes it (interrupt_taken) or the worker ends. The wait is on an Event: a Thread.join
+    interrupted by Ctrl-C can leave the thread looking finished while it still runs
+    (CPython, bpo-21822)."""
+    previous_hook = sys.unraisablehook
 
-            assert worker.ident is not None
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt))
-    worker.join()
+    def quiet(unraisable) -> None:  # a passed-on Ctrl-C that landed where Python ignores it
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous_hook(unraisable)
+
+    try:
+        while True:
+            try:
+                if done.wait(RESEND_SECONDS if _pending.is_set() else None):
+                    break
+                if _pending.is_set():
+                    _send(worker)
+            except KeyboardInterrupt:
+                sys.unraisablehook = quiet
+                _pending.set()
+                _send(worker)
+        worker.join()
+    finally:
+        sys.unraisablehook = previous_hook
+        _pending.clear()
 
 
 _local = threading.local()

@@ -115,6 +115,7 @@ class Result:
     check_seconds: dict[str, float]
     judgement: Judgement = field(repr=False)
     machine: Machine = field(repr=False)
+    check_runs: dict[str, int] = field(default_factory=dict)  # times each check was consulted
 
     @property
     def ok(self) -> bool:
@@ -221,6 +222,7 @@ class Execution:
             check_seconds=dict(self.monitor.seconds) if self.monitor else {},
             judgement=self.judgement,
             machine=m,
+            check_runs=dict(self.monitor.runs) if self.monitor else {},
         )
 
 

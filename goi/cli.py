@@ -7,6 +7,7 @@
     goi equiv     FILE0 FILE1 | -e P0 -e P1 [--terms] [--division D] [--timeout S] [--json]
     goi conjectures [LAW ...] [--profile P] [--json]
     goi oracle    --impl 'CMD …' [--notation N] [--fragment F] [--tolerance REL] [--out DIR] [--json] ...
+    goi report    [--profile P] [--out DIR] [--properties P,…] [--from REPORT.json] [--json]
 
 Every command goes through goi.api. Contract: a wrong command line exits 2 (USAGE), bad
 input 3 (BAD_INPUT), neither with a traceback; with --json exactly one JSON object is
@@ -24,7 +25,7 @@ import traceback
 from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
-from . import cli_equiv, cli_oracle
+from . import cli_equiv, cli_oracle, cli_report
 from .semantics import exitcodes
 from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
 
@@ -513,12 +514,13 @@ def build_parser() -> ArgumentParser:
     p_props.set_defaults(run=cmd_props, takes_program=False)
     cli_equiv.add_parsers(sub, _add_input_limit)
     cli_oracle.add_parser(sub)
+    cli_report.add_parser(sub)
     return parser
 
 
 def _command_of(argv: list[str]) -> Optional[str]:
     for word in argv:
-        if word in ("parse", "typecheck", "run", "props", "equiv", "conjectures", "oracle"):
+        if word in ("parse", "typecheck", "run", "props", "equiv", "conjectures", "oracle", "report"):
             return word
     return None
 

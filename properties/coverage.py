@@ -15,6 +15,11 @@ TOTALS: Counter = Counter()  # rule id -> transitions
 RUNS: Counter = Counter()  # rule id -> runs in which it fired
 FEATURES: Counter = Counter()  # feature -> runs (decoupling, deep decoupling, projection, …)
 RUN_COUNT = [0]
+CHECK_RUNS: Counter = Counter()  # check -> times consulted
+CHECK_VIOLATIONS: Counter = Counter()  # check -> violations
+SAMPLES: list = []  # one small record per run, for the report's distributions (reports/)
+MAX_SAMPLES = 100_000
+CURRENT = [None]  # the property under way (set by the driver)
 
 
 def record(result, deep_decouplings: int = 0) -> None:
@@ -23,6 +28,11 @@ def record(result, deep_decouplings: int = 0) -> None:
     from hypothesis.errors import InvalidArgument
 
     RUN_COUNT[0] += 1
+    CHECK_RUNS.update(result.check_runs)
+    if result.violation is not None:
+        CHECK_VIOLATIONS[result.violation.check] += 1
+    if len(SAMPLES) < MAX_SAMPLES:
+        SAMPLES.append(_sample(result, deep_decouplings))
     fired = {r: n for r, n in result.rules.items() if n}
     TOTALS.update(fired)
     for rule_id in fired:
@@ -35,6 +45,51 @@ def record(result, deep_decouplings: int = 0) -> None:
         FEATURES[feature] += 1
     if deep_decouplings:
         FEATURES["deep decoupling"] += 1
+
+
+def _sample(result, deep_decouplings: int) -> dict:
+    from goi.semantics import syntax as S
+
+    term = result.judgement.surface
+    fired = {r for r, n in result.rules.items() if n}
+    return {
+        "property": CURRENT[0],
+        "size": S.size(term) if term is not None else None,
+        "depth": _depth(term) if term is not None else None,
+        "parameters": len(result.judgement.params),
+        "transitions": result.transitions,
+        "status": result.status,
+        "features": features(result.rules) + (["deep decoupling"] if deep_decouplings else []),
+        "constructs": sorted(_constructs(term)) if term is not None else [],
+        "rules": len(fired),
+    }
+
+
+def _depth(term) -> int:
+    from goi.semantics import syntax as S
+
+    deepest, todo = 0, [(term, 1)]
+    while todo:
+        t, d = todo.pop()
+        deepest = max(deepest, d)
+        todo.extend((c, d + 1) for c in S.subterms(t))
+    return deepest
+
+
+def _constructs(term) -> set:
+    from goi.semantics import syntax as S
+
+    names = {S.Lam: "λ", S.App: "application", S.Const: "constant", S.Prov: "provisional constant", S.Let: "let",
+             S.LetDecouple: "let @ (decoupling)", S.Decouple: "A(f,x) (decoupling value)", S.Var: "variable"}
+    found, todo = set(), [term]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, S.BinOp):
+            found.add(f"operator {t.op}")
+        else:
+            found.add(names.get(type(t), type(t).__name__))
+        todo.extend(S.subterms(t))
+    return found
 
 
 def features(c: dict[str, int]) -> list[str]:
@@ -71,6 +126,9 @@ def summary() -> dict:
 
 
 def reset() -> None:
+    CHECK_RUNS.clear()
+    CHECK_VIOLATIONS.clear()
+    SAMPLES.clear()
     TOTALS.clear()
     RUNS.clear()
     FEATURES.clear()

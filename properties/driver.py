@@ -88,6 +88,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         test = reproduce_failure(hypothesis.__version__, replay.encode("ascii"))(test)
     runs_before = coverage.RUN_COUNT[0]
     start = time.perf_counter()
+    coverage.CURRENT[0] = name
     PROGRESS.name, PROGRESS.target_override = None, examples
     status, finding, program, blob = "passed", None, None, None
     try:

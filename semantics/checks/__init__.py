@@ -178,11 +178,13 @@ class Monitor:
         self.machine = machine
         self.checks = checks
         self.seconds: dict[str, float] = defaultdict(float)
+        self.runs: dict[str, int] = defaultdict(int)  # times each check was consulted
         self.violation: Optional[InvariantViolation] = None
         self.last_rule: Optional[str] = None
         machine.after.append(self._after)
 
     def _timed(self, check: Check, method: str, *args) -> None:
+        self.runs[check.name] += 1
         start = time.perf_counter()
         try:
             getattr(check, method)(self.machine, *args)

@@ -1,0 +1,77 @@
+"""`goi report`: run the properties and write a soundness report (docs/REPORTS.md).
+
+    goi report [--profile ci|dev|deep] [--out DIR] [--properties P,…] [--examples N] [--seed N] [--json]
+    goi report --from DIR/report.json [--out DIR]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .semantics import exitcodes
+from .semantics.errors import ReadError, UsageError
+
+
+def cmd_report(args, _source) -> int:
+    from .cli import schema, say, write_json
+    from .properties import driver
+    from .properties.progress import PROGRESS
+    from .reports import collect, write
+    from .reports.collect import SCHEMA
+    from .reports.pictures import MissingExtra
+
+    if args.source:
+        try:
+            with open(args.source, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError) as exc:
+            raise ReadError(f"--from {args.source}: {getattr(exc, 'strerror', None) or exc}") from None
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise ReadError(f"--from {args.source}: not a {SCHEMA} report")
+    else:
+        names = args.properties or list(driver.NAMES)
+        unknown = driver.unknown_names(names)
+        if unknown:
+            raise UsageError(f"unknown properties {', '.join(unknown)}; known: {', '.join(driver.NAMES)}")
+
+        def show(r) -> None:
+            if not args.json:
+                say(f"{r.name:<14} {r.status:<11} {r.runs:>6} runs  {r.seconds:7.2f}s", sys.stderr)
+
+        PROGRESS.quiet = args.json
+        try:
+            data = collect(names, args.profile, args.examples, args.seed, on_result=show)
+        finally:
+            PROGRESS.quiet = False
+    try:
+        files = write(data, args.out)
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise ReadError(f"--out {args.out}: {exc.strerror}") from None
+    failed = [p["name"] for p in data["properties"] if p["status"] == "failed"]
+    if args.json:
+        write_json({"schema": schema("report-files"), "out": args.out, "files": files, "status": data["status"],
+                    "failed": failed})
+    else:
+        say(f"report: {args.out}/index.html, report.md, report.json ({len(files) - 3} pictures)")
+    if data["status"] == "interrupted":
+        return exitcodes.INTERRUPTED
+    return exitcodes.STUCK if failed else exitcodes.OK
+
+
+def add_parser(sub) -> None:
+    from .cli import positive_int
+    from .properties.profiles import PROFILES
+
+    p = sub.add_parser("report", help="run the properties and write a soundness report (docs/REPORTS.md)")
+    p.add_argument("--profile", choices=PROFILES, default="ci", help="Hypothesis profile (default ci)")
+    p.add_argument("--out", default="goi-report", metavar="DIR", help="where to write it (default goi-report/)")
+    p.add_argument("--properties", type=lambda t: [n.strip() for n in t.split(",") if n.strip()], metavar="P,…",
+                   help="properties to run (default: all)")
+    p.add_argument("--examples", type=positive_int, metavar="N", help="examples per property (default: the profile's)")
+    p.add_argument("--seed", type=int, metavar="N", help="seed Hypothesis with N")
+    p.add_argument("--from", dest="source", metavar="REPORT.json", help="render an existing report.json instead of running")
+    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.set_defaults(run=cmd_report, takes_program=False)

@@ -1,0 +1,133 @@
+"""The report's data (schema goi.report/1, docs/REPORTS.md): one source of truth from which
+HTML and Markdown are rendered (`goi report --from report.json` renders an existing one).
+
+`collect` runs the properties through the very code pytest and `goi props` use
+(properties.driver), with the coverage module recording every run; `build` turns results
+and those records into the report's data.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+from goi.properties import coverage
+
+SCHEMA = "goi.report/1"
+MAX_VALUES = 20_000  # samples kept per distribution
+
+
+def environment(profile: str, seed: Optional[int], examples: Optional[int]) -> dict:
+    import hypothesis
+
+    import goi
+
+    return {
+        "goi": goi.__version__,
+        "commit": _commit(),
+        "python": platform.python_version(),
+        "hypothesis": hypothesis.__version__,
+        "platform": platform.platform(),
+        "profile": profile,
+        "seed": seed,
+        "examples": examples,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _commit() -> Optional[str]:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def collect(names: Iterable[str], profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
+            on_result: Optional[Callable] = None, explain: bool = True) -> dict:
+    """Run the properties and build the report's data."""
+    from goi.properties import driver
+
+    coverage.reset()
+    names = list(names)
+    results, interrupted = driver.run_suite(names, profile, examples, seed, on_result=on_result)
+    return build(results, environment(profile, seed, examples), interrupted=interrupted, not_run=names[len(results):],
+                 explain=explain)
+
+
+def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] = (), explain: bool = True) -> dict:
+    from .counterexample import explain as explain_program
+
+    properties = [{
+        "name": r.name, "status": r.status, "examples": r.runs, "seconds": round(r.seconds, 3),
+        "examples_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
+    } for r in results]
+    counterexamples = []
+    for r in results:
+        if r.status == "failed" and r.program:
+            entry = {"property": r.name, "finding": r.finding, "program": r.program, "replay": r.replay}
+            if explain:
+                entry["explanation"] = explain_program(r.program)
+            counterexamples.append(entry)
+    return {
+        "schema": SCHEMA,
+        "status": "interrupted" if interrupted else "done",
+        "environment": env,
+        "properties": properties,
+        "not_run": list(not_run),
+        "checks": checks(),
+        "coverage": rule_coverage(),
+        "programs": programs(),
+        "counterexamples": counterexamples,
+        "sections": {},
+    }
+
+
+def checks() -> dict:
+    from goi.semantics.checks import registry
+
+    within = {"names": "validity", "graph": "validity"}  # validity includes them; the properties run it
+    return {name: {"runs": coverage.CHECK_RUNS.get(name, 0), "violations": coverage.CHECK_VIOLATIONS.get(name, 0),
+                   "within": within.get(name)}
+            for name in registry()}
+
+
+def rule_coverage() -> dict:
+    from goi.semantics.rules import load_all
+
+    summary = coverage.summary()
+    total = sum(summary["transitions"].values()) or 1
+    rules = load_all()
+    return {
+        "runs": summary["runs"],
+        "rules": [{"id": r, "kind": rules[r].kind, "transitions": n, "runs_firing": summary["runs_firing"][r],
+                   "share": round(n / total, 5)} for r, n in summary["transitions"].items()],
+        "never_fired": summary["never_fired"],
+    }
+
+
+def programs() -> dict:
+    samples = coverage.SAMPLES
+    count = len(samples)
+    features = Counter(f for s in samples for f in set(s["features"]))
+    constructs = Counter(c for s in samples for c in s["constructs"])
+
+    def values(key: str) -> list:
+        return [s[key] for s in samples[:MAX_VALUES] if s.get(key) is not None]
+
+    return {
+        "runs": count,
+        "size": values("size"),
+        "depth": values("depth"),
+        "transitions": values("transitions"),
+        "parameters": values("parameters"),
+        "features": {f: round(n / count, 4) for f, n in sorted(features.items())} if count else {},
+        "constructs": {c: round(n / count, 4) for c, n in sorted(constructs.items())} if count else {},
+        "by_property": dict(Counter(s["property"] or "(other)" for s in samples)),
+    }
+

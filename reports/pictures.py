@@ -1,0 +1,90 @@
+"""Pictures for reports, from real libraries: graphs laid out by Graphviz through pygraphviz
+(whose wheels bundle Graphviz: no system binary), plots drawn by matplotlib; both as SVG
+text, inlined into the HTML report and written beside the Markdown one."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Optional, Sequence
+
+
+class MissingExtra(RuntimeError):
+    pass
+
+
+def _require(module: str):
+    try:
+        return __import__(module)
+    except ImportError:
+        raise MissingExtra(
+            f"reports need {module}: pip install 'goi-abductive[reports]' (pygraphviz and matplotlib, both as wheels)"
+        ) from None
+
+
+def _strip_prolog(svg: str) -> str:
+    """The <svg> element alone (no XML declaration or DOCTYPE), ready to inline in HTML."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def graph_svg(dot: str) -> str:
+    """A DOT graph laid out by Graphviz's dot, as inline SVG."""
+    pgv = _require("pygraphviz")
+    graph = pgv.AGraph(string=dot)
+    data = graph.draw(format="svg", prog="dot")
+    svg = data.decode("utf-8") if isinstance(data, bytes) else data
+    return _strip_prolog(re.sub(r"<!--.*?-->", "", svg, flags=re.S))
+
+
+def _figure(width: float, height: float):
+    matplotlib = _require("matplotlib")
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "goi-report"  # stable element ids: the same data, the same SVG
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=96, layout="constrained")
+
+
+def _svg(fig) -> str:
+    out = io.StringIO()
+    fig.savefig(out, format="svg", metadata={"Date": None})  # no timestamp: the same data, the same file
+    return _strip_prolog(out.getvalue())
+
+
+def histogram(values: Sequence[float], title: str, xlabel: str, log: bool = False, bins: int = 30) -> Optional[str]:
+    if not values:
+        return None
+    fig = _figure(5.2, 2.6)
+    ax = fig.add_subplot()
+    if log:
+        import numpy as np
+
+        positive = [v for v in values if v > 0] or [1]
+        edges = np.logspace(np.log10(min(positive)), np.log10(max(positive) + 1), bins)
+        ax.hist(positive, bins=edges, color="#4c72b0")
+        ax.set_xscale("log")
+    else:
+        ax.hist(values, bins=min(bins, max(1, len(set(values)))), color="#4c72b0")
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel("programs", fontsize=9)
+    ax.tick_params(labelsize=8)
+    return _svg(fig)
+
+
+def bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str, highlight: Sequence[bool] = ()) -> Optional[str]:
+    """Horizontal bars, one per label (highlighted ones in red: rules that never fired)."""
+    if not labels:
+        return None
+    fig = _figure(6.4, 0.5 + 0.19 * len(labels))
+    ax = fig.add_subplot()
+    colors = ["#c44e52" if (highlight and highlight[i]) else "#4c72b0" for i in range(len(labels))]
+    positions = list(range(len(labels)))
+    ax.barh(positions, values, color=colors)
+    ax.set_yticks(positions, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.tick_params(axis="x", labelsize=8)
+    return _svg(fig)

@@ -1,0 +1,243 @@
+"""HTML and Markdown from a report's data (collect.py). The HTML is one self-contained file:
+inline CSS and SVG, no script, nothing fetched. The Markdown links its pictures, written
+as SVG files beside it."""
+
+from __future__ import annotations
+
+import html
+import os
+from typing import Optional
+
+from . import pictures
+
+SECTIONS = ["environment", "properties", "checks", "coverage", "programs", "counterexamples"]
+
+
+def figures(data: dict) -> dict:
+    """Every picture of the report, as SVG text, by file name."""
+    out: dict[str, Optional[str]] = {}
+    cov = data["coverage"]
+    never = set(cov["never_fired"])
+    rules = [r for r in cov["rules"]]
+    out["rule-coverage.svg"] = pictures.bars([r["id"] for r in rules], [r["transitions"] for r in rules],
+                                             "transitions per rule (red: never fired)", "transitions",
+                                             [r["id"] in never for r in rules])
+    progs = data["programs"]
+    out["program-size.svg"] = pictures.histogram(progs["size"], "size of the generated programs", "AST nodes")
+    out["program-depth.svg"] = pictures.histogram(progs["depth"], "depth of the generated programs", "nesting depth")
+    out["transitions.svg"] = pictures.histogram(progs["transitions"], "transitions per run", "transitions (log scale)",
+                                                log=True)
+    feats = progs["features"]
+    out["features.svg"] = pictures.bars(list(feats), [100 * v for v in feats.values()], "runs exercising each feature",
+                                        "% of runs")
+    for i, c in enumerate(data["counterexamples"]):
+        dots = (c.get("explanation") or {}).get("dot") or {}
+        for when in ("before", "after"):
+            if dots.get(when):
+                out[f"counterexample-{i + 1}-{when}.svg"] = pictures.graph_svg(dots[when])
+    return {k: v for k, v in out.items() if v}
+
+
+# ---- HTML --------------------------------------------------------------------------------
+
+CSS = """
+body { font-family: system-ui, -apple-system, "DejaVu Sans", sans-serif; margin: 2rem auto; max-width: 72rem;
+       color: #222; line-height: 1.45; padding: 0 1rem; }
+h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2rem; margin-top: 2.2rem; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .9rem; }
+th, td { border: 1px solid #ddd; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.passed { color: #1a7f37; font-weight: 600; } .failed { color: #c0392b; font-weight: 600; }
+.budget, .interrupted { color: #9a6700; font-weight: 600; }
+pre, code { font-family: "DejaVu Sans Mono", monospace; font-size: .85rem; }
+pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; }
+figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
+.graphs { display: flex; flex-wrap: wrap; gap: 1rem; } .graphs figure { flex: 1 1 30rem; border: 1px solid #eee; padding: .4rem; }
+.summary { font-size: 1.05rem; padding: .6rem .8rem; background: #f6f8fa; border-left: 4px solid #4c72b0; }
+"""
+
+
+def _e(x) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _table(headers, rows, numeric=()) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            cls = ' class="num"' if i in numeric else ""
+            cells.append(f"<td{cls}>{cell}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _figure(svg: Optional[str], caption: str) -> str:
+    if not svg:
+        return f"<p><em>{_e(caption)}: no data.</em></p>"
+    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def summary_line(data: dict) -> str:
+    props = data["properties"]
+    failed = [p["name"] for p in props if p["status"] == "failed"]
+    total = sum(p["examples"] for p in props)
+    verdict = f"{len(failed)} failed ({', '.join(failed)})" if failed else "all passed"
+    return (f"{len(props)} properties on {total} generated programs ({data['environment']['profile']} profile): "
+            f"{verdict}; {len(data['coverage']['never_fired'])} rules never fired.")
+
+
+def to_html(data: dict, figs: dict) -> str:
+    env = data["environment"]
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>goi soundness report</title>"
+             f"<style>{CSS}</style></head><body>",
+             "<h1>Soundness report: the abductive calculus' machine</h1>",
+             f"<p class=\"summary\" id=\"summary\">{_e(summary_line(data))}</p>"]
+    parts.append('<section id="environment"><h2>Environment</h2>')
+    parts.append(_table(["", ""], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in env.items()]))
+    parts.append("</section>")
+
+    parts.append('<section id="properties"><h2>Properties</h2>')
+    rows = [[_e(p["name"]), f'<span class="{_e(p["status"])}">{_e(p["status"])}</span>', p["examples"],
+             f"{p['seconds']:.2f}", p["examples_per_second"] or 0,
+             f"<code>{_e(p['replay'])}</code>" if p.get("replay") else ""] for p in data["properties"]]
+    parts.append(_table(["property", "status", "examples", "seconds", "examples/s", "replay"], rows, numeric=(2, 3, 4)))
+    if data.get("not_run"):
+        parts.append(f"<p>Not run (interrupted): {_e(', '.join(data['not_run']))}</p>")
+    parts.append("</section>")
+
+    parts.append('<section id="checks"><h2>Invariant checks</h2>')
+    from .counterexample import PAPER
+
+    rows = [[_e(name), c["runs"] if not c.get("within") else f"within {_e(c['within'])}", c["violations"],
+             _e(PAPER.get(name, ""))] for name, c in data["checks"].items()]
+    parts.append(_table(["check", "times consulted", "violations", "from the paper"], rows, numeric=(1, 2)))
+    parts.append("</section>")
+
+    cov = data["coverage"]
+    parts.append('<section id="coverage"><h2>Rule coverage</h2>')
+    never = cov["never_fired"]
+    parts.append(f"<p>{cov['runs']} runs. Never fired: {_e(', '.join(never)) if never else 'none'}.</p>")
+    parts.append(_figure(figs.get("rule-coverage.svg"), "transitions per rule of docs/RULES.md"))
+    rows = [[f"<code>{_e(r['id'])}</code>", _e(r["kind"]), r["transitions"], r["runs_firing"], f"{100 * r['share']:.2f}%"]
+            for r in cov["rules"]]
+    parts.append(_table(["rule", "kind", "transitions", "runs firing it", "share"], rows, numeric=(2, 3, 4)))
+    parts.append("</section>")
+
+    progs = data["programs"]
+    parts.append('<section id="programs"><h2>Generated programs</h2>')
+    parts.append(f"<p>{progs['runs']} runs recorded.</p><div class=\"graphs\">")
+    for name, caption in [("program-size.svg", "size"), ("program-depth.svg", "depth"),
+                          ("transitions.svg", "transitions per run"), ("features.svg", "features")]:
+        parts.append(_figure(figs.get(name), caption))
+    parts.append("</div>")
+    rows = [[_e(c), f"{100 * v:.1f}%"] for c, v in progs["constructs"].items()]
+    parts.append(_table(["construct", "share of programs"], rows, numeric=(1,)))
+    parts.append("</section>")
+
+    parts.append('<section id="counterexamples"><h2>Counterexamples</h2>')
+    if not data["counterexamples"]:
+        parts.append("<p>None: every property held on every generated program.</p>")
+    for i, c in enumerate(data["counterexamples"], 1):
+        ex = c.get("explanation") or {}
+        v = ex.get("violation")
+        parts.append(f"<h3>{i}. {_e(c['property'])}</h3><p>Shrunk program:</p><pre>{_e(c['program'])}</pre>")
+        parts.append(f"<p>Finding:</p><pre>{_e(c['finding'])}</pre>")
+        if v:
+            parts.append(f"<p>Violated invariant <strong>{_e(v['check'])}</strong> after step {_e(v['step'])} "
+                         f"(<code>{_e(v['rule'])}</code>): {_e(v['message'])}. From the paper: {_e(v['paper'])}.</p>")
+        else:
+            parts.append(f"<p>Observed: {_e(ex.get('status'))}, value {_e(ex.get('value'))} after "
+                         f"{_e(ex.get('transitions'))} transitions.</p>")
+        if ex.get("trace"):
+            rows = [[s["number"], f"<code>{_e(s['rule'])}</code>", f"<code>{_e(s['line'])}</code>"] for s in ex["trace"]]
+            parts.append("<p>The trace before the failure:</p>" + _table(["step", "rule", "state after it"], rows, (0,)))
+        parts.append('<div class="graphs">')
+        for when in ("before", "after"):
+            svg = figs.get(f"counterexample-{i}-{when}.svg")
+            if svg:
+                parts.append(_figure(svg, f"the graph {when} the failing transition"))
+        parts.append("</div>")
+        if c.get("replay"):
+            parts.append(f"<p>Replay: <code>{_e(c['replay'])}</code></p>")
+    parts.append("</section>")
+
+    for name, section in data.get("sections", {}).items():
+        parts.append(f'<section id="{_e(name)}"><h2>{_e(section.get("title", name))}</h2>')
+        parts.append(_table(section["headers"], [[_e(x) for x in row] for row in section["rows"]]))
+        parts.append("</section>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+# ---- Markdown ----------------------------------------------------------------------------
+
+def _md_table(headers, rows) -> str:
+    def cell(x) -> str:
+        return str("" if x is None else x).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def to_markdown(data: dict, figs: dict) -> str:
+    from .counterexample import PAPER
+
+    env = data["environment"]
+    out = ["# Soundness report: the abductive calculus' machine", "", summary_line(data), "", "## Environment", "",
+           _md_table(["", ""], [[k, f"`{v}`"] for k, v in env.items()]), "", "## Properties", "",
+           _md_table(["property", "status", "examples", "seconds", "examples/s"],
+                     [[p["name"], p["status"], p["examples"], f"{p['seconds']:.2f}", p["examples_per_second"] or 0]
+                      for p in data["properties"]]), "", "## Invariant checks", "",
+           _md_table(["check", "times consulted", "violations", "from the paper"],
+                     [[n, c["runs"] if not c.get("within") else f"within {c['within']}", c["violations"], PAPER.get(n, "")]
+                      for n, c in data["checks"].items()]), "",
+           "## Rule coverage", "", f"{data['coverage']['runs']} runs; never fired: "
+           f"{', '.join(data['coverage']['never_fired']) or 'none'}.", ""]
+    if "rule-coverage.svg" in figs:
+        out += ["![transitions per rule](rule-coverage.svg)", ""]
+    out += [_md_table(["rule", "kind", "transitions", "runs firing it", "share"],
+                      [[f"`{r['id']}`", r["kind"], r["transitions"], r["runs_firing"], f"{100 * r['share']:.2f}%"]
+                       for r in data["coverage"]["rules"]]), "", "## Generated programs", ""]
+    for name, caption in [("program-size.svg", "size"), ("program-depth.svg", "depth"),
+                          ("transitions.svg", "transitions per run"), ("features.svg", "features")]:
+        if name in figs:
+            out.append(f"![{caption}]({name})")
+    out += ["", _md_table(["construct", "share of programs"],
+                          [[c, f"{100 * v:.1f}%"] for c, v in data["programs"]["constructs"].items()]), "",
+            "## Counterexamples", ""]
+    if not data["counterexamples"]:
+        out.append("None: every property held on every generated program.")
+    for i, c in enumerate(data["counterexamples"], 1):
+        ex = c.get("explanation") or {}
+        v = ex.get("violation")
+        out += [f"### {i}. {c['property']}", "", "```", c["program"], "```", "", "```", c["finding"] or "", "```", ""]
+        if v:
+            out += [f"Violated invariant **{v['check']}** after step {v['step']} (`{v['rule']}`): {v['message']}. "
+                    f"From the paper: {v['paper']}.", ""]
+        if ex.get("trace"):
+            out += ["```"] + [s["line"] for s in ex["trace"]] + ["```", ""]
+        for when in ("before", "after"):
+            if f"counterexample-{i}-{when}.svg" in figs:
+                out.append(f"![the graph {when} the failing transition](counterexample-{i}-{when}.svg)")
+        out.append("")
+    for name, section in data.get("sections", {}).items():
+        out += [f"## {section.get('title', name)}", "", _md_table(section["headers"], section["rows"]), ""]
+    return "\n".join(out) + "\n"
+
+
+def write(data: dict, directory: str) -> dict:
+    """DIR/index.html, DIR/report.md (with its SVG files) and DIR/report.json."""
+    import json
+
+    os.makedirs(directory, exist_ok=True)
+    figs = figures(data)
+    files = {"index.html": to_html(data, figs), "report.md": to_markdown(data, figs),
+             "report.json": json.dumps(data, ensure_ascii=False, indent=1) + "\n"}
+    files.update(figs)
+    for name, text in files.items():
+        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return {name: len(text) for name, text in files.items()}

@@ -1,0 +1,115 @@
+"""Soundness reports (reports/, goi report): the three files from a ci-profile run, the JSON
+against its schema, the HTML in a real headless browser (Debian's chromium: .ci/run installs
+it), and a report of a deliberately broken machine showing its counterexample."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from goi.cli import main
+from goi.reports import collect, write
+from goi.semantics import exitcodes
+
+from test_cli_contract import validate
+from test_mutants import folding_deletes_a_provisional_constant, mutated
+
+SECTIONS = ["summary", "environment", "properties", "checks", "coverage", "programs", "counterexamples"]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def browser(html: Path, tmp_path: Path) -> tuple[str, str, Path]:
+    """Load the page in headless chromium: (the DOM after load, console messages, screenshot)."""
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run installs it (apt-get install chromium)")
+        pytest.skip("chromium is not installed here (CI installs it)")
+    common = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr",
+              "--v=0", f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([*common, "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120)
+    shot = tmp_path / "screenshot.png"
+    subprocess.run([*common, "--window-size=1200,3000", f"--screenshot={shot}", html.as_uri()], capture_output=True,
+                   text=True, timeout=120, check=True)
+    console = "\n".join(line for line in dom.stderr.splitlines() if ":CONSOLE" in line)
+    return dom.stdout, console, shot
+
+
+@pytest.fixture(scope="module")
+def ci_report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    assert main(["report", "--profile", "ci", "--examples", "15", "--out", str(out)]) == exitcodes.OK
+    return out
+
+
+def test_a_ci_report_has_its_three_files_and_valid_json(ci_report):
+    assert {"index.html", "report.md", "report.json"} <= {p.name for p in ci_report.iterdir()}
+    data = json.loads((ci_report / "report.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert {p["name"] for p in data["properties"]} >= {"soundness", "invariants", "determinism", "gc"}
+    assert all(p["status"] == "passed" for p in data["properties"])
+    from goi.properties.coverage import rules
+
+    assert data["coverage"]["runs"] > 0 and [r["id"] for r in data["coverage"]["rules"]] == rules()
+    assert data["programs"]["runs"] == len(data["programs"]["size"]) > 0
+
+
+def test_the_html_is_self_contained(ci_report):
+    text = (ci_report / "index.html").read_text(encoding="utf-8")
+    assert "<script" not in text and not re.search(r"(src|href)=\"(https?:)?//", text)
+    assert text.count("<svg") >= 4  # the plots, inline
+
+
+def test_the_html_loads_in_a_real_browser_without_console_errors(ci_report, tmp_path):
+    dom, console, shot = browser(ci_report / "index.html", tmp_path)
+    assert console == ""
+    for section in SECTIONS:
+        assert f'id="{section}"' in dom, section
+    assert "Soundness report" in dom and shot.stat().st_size > 10_000
+
+
+def test_a_report_can_be_rendered_again_from_its_json(ci_report, tmp_path, capsys):
+    assert main(["report", "--from", str(ci_report / "report.json"), "--out", str(tmp_path)]) == exitcodes.OK
+    assert (tmp_path / "index.html").read_text(encoding="utf-8") == (ci_report / "index.html").read_text(encoding="utf-8")
+    assert main(["report", "--from", str(tmp_path / "index.html"), "--out", str(tmp_path / "x")]) == exitcodes.BAD_INPUT
+
+
+@pytest.fixture(scope="module")
+def broken_report(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("broken")
+    with mutated("rw.op.keep", folding_deletes_a_provisional_constant):
+        data = collect(["invariants"], "ci")
+        write(data, str(out))
+    return out, data
+
+
+def test_a_broken_machine_gives_a_counterexample_with_its_graphs(broken_report, tmp_path):
+    out, data = broken_report
+    assert data["properties"][0]["status"] == "failed"
+    (example,) = data["counterexamples"]
+    violation = example["explanation"]["violation"]
+    assert violation["check"] == "form" and violation["rule"] == "rw.op.keep" and "Sec. 4" in violation["paper"]
+    assert example["program"] == "0 + {0}"
+    assert example["explanation"]["trace"] and set(example["explanation"]["dot"]) == {"before", "after"}
+    assert (out / "counterexample-1-before.svg").exists() and (out / "counterexample-1-after.svg").exists()
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert html.count("<svg") >= 6 and "the graph before the failing transition" in html
+    dom, console, _shot = browser(out / "index.html", tmp_path)
+    assert console == "" and "Violated invariant" in dom
+
+
+def test_the_markdown_names_the_violated_invariant(broken_report):
+    out, _data = broken_report
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "Violated invariant **form** after step" in md and "(`rw.op.keep`)" in md
+    assert "![the graph before the failing transition](counterexample-1-before.svg)" in md
+
+
+def test_report_command_errors(tmp_path):
+    assert main(["report", "--properties", "nonsense", "--out", str(tmp_path)]) == exitcodes.USAGE
+    assert main(["report", "--from", str(tmp_path / "missing.json"), "--out", str(tmp_path)]) == exitcodes.BAD_INPUT

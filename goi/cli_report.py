@@ -1,7 +1,7 @@
 """`goi report`: run the properties and write a soundness report (docs/REPORTS.md).
 
     goi report [--profile ci|dev|deep] [--out DIR] [--properties P,…] [--examples N] [--seed N] [--json]
-    goi report --from DIR/report.json [--out DIR]
+    goi report --from DIR/report.json [--from …] [--out DIR]
 """
 
 from __future__ import annotations
@@ -18,17 +18,21 @@ def cmd_report(args, _source) -> int:
     from .properties import driver
     from .properties.progress import PROGRESS
     from .reports import collect, write
-    from .reports.collect import SCHEMA
+    from .reports.collect import SCHEMA, merge
     from .reports.pictures import MissingExtra
 
     if args.source:
-        try:
-            with open(args.source, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError) as exc:
-            raise ReadError(f"--from {args.source}: {getattr(exc, 'strerror', None) or exc}") from None
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise ReadError(f"--from {args.source}: not a {SCHEMA} report")
+        parts = []
+        for source in args.source:
+            try:
+                with open(source, encoding="utf-8") as handle:
+                    part = json.load(handle)
+            except (OSError, ValueError) as exc:
+                raise ReadError(f"--from {source}: {getattr(exc, 'strerror', None) or exc}") from None
+            if not isinstance(part, dict) or part.get("schema") != SCHEMA:
+                raise ReadError(f"--from {source}: not a {SCHEMA} report")
+            parts.append(part)
+        data = merge(parts)
     else:
         names = args.properties or list(driver.NAMES)
         unknown = driver.unknown_names(names)
@@ -72,6 +76,7 @@ def add_parser(sub) -> None:
                    help="properties to run (default: all)")
     p.add_argument("--examples", type=positive_int, metavar="N", help="examples per property (default: the profile's)")
     p.add_argument("--seed", type=int, metavar="N", help="seed Hypothesis with N")
-    p.add_argument("--from", dest="source", metavar="REPORT.json", help="render an existing report.json instead of running")
+    p.add_argument("--from", dest="source", metavar="REPORT.json", action="append",
+                   help="render an existing report.json instead of running; several are merged (a run spread over machines)")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
     p.set_defaults(run=cmd_report, takes_program=False)

@@ -22,14 +22,21 @@ from goi.semantics.typecheck import typecheck
 
 from . import agreement, determinism, gc_bisimulation, invariants, parameter_preservation, soundness, split_contractions
 from .profiles import Config
+from . import coverage
 from .progress import PROGRESS
 from .symbolic_agreement import self_equivalence, symbolic_agreement
+
+
+def _enter(name: str, config: Config) -> None:
+    """Each example: the progress line, and the property its runs are recorded under."""
+    coverage.CURRENT[0] = name
+    PROGRESS.tick(name, config.examples)
 
 
 def _soundness(config: Config):
     @given(programs(max_depth=config.max_depth))
     def soundness_property(term):
-        PROGRESS.tick("soundness", config.examples)
+        _enter("soundness", config)
         soundness(term, config)
 
     return soundness_property
@@ -38,7 +45,7 @@ def _soundness(config: Config):
 def _invariants(config: Config):
     @given(programs(max_depth=config.max_depth))
     def invariants_property(term):
-        PROGRESS.tick("invariants", config.examples)
+        _enter("invariants", config)
         invariants(term, config)
 
     return invariants_property
@@ -47,7 +54,7 @@ def _invariants(config: Config):
 def _determinism(config: Config):
     @given(programs(max_depth=config.max_depth), st.integers(min_value=0, max_value=2**16))
     def determinism_property(term, seed):
-        PROGRESS.tick("determinism", config.examples)
+        _enter("determinism", config)
         determinism(term, config, seed)
 
     return determinism_property
@@ -56,7 +63,7 @@ def _determinism(config: Config):
 def _gc(config: Config):
     @given(programs(max_depth=config.max_depth))
     def gc_property(term):
-        PROGRESS.tick("gc", config.examples)
+        _enter("gc", config)
         gc_bisimulation(term, config)
 
     return gc_property
@@ -65,7 +72,7 @@ def _gc(config: Config):
 def _agreement(config: Config):
     @given(programs(max_depth=config.max_depth))
     def agreement_property(term):
-        PROGRESS.tick("agreement", config.examples)
+        _enter("agreement", config)
         agreement(term, config)
 
     return agreement_property
@@ -74,7 +81,7 @@ def _agreement(config: Config):
 def _parameters(config: Config):
     @given(programs(max_depth=config.max_depth))
     def parameters_property(term):
-        PROGRESS.tick("parameters", config.examples)
+        _enter("parameters", config)
         parameter_preservation(term, config)
 
     return parameters_property
@@ -83,7 +90,7 @@ def _parameters(config: Config):
 def _contractions(config: Config):
     @given(split_graphs(max_depth=config.max_depth))
     def contractions_property(case):
-        PROGRESS.tick("contractions", config.examples)
+        _enter("contractions", config)
         term, _judgement, graph = case
         split_contractions(term, graph, config)
 
@@ -97,7 +104,7 @@ rationals = st.one_of(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1)]),
 def _symbolic(config: Config):
     @given(programs(max_depth=config.max_depth), st.sampled_from(["total", "strict"]), st.data())
     def symbolic_property(term, division, data):
-        PROGRESS.tick("symbolic", config.examples)
+        _enter("symbolic", config)
         n = len(typecheck(term).params)
         point = data.draw(st.lists(rationals, min_size=n, max_size=n), label="q⃗")
         symbolic_agreement(term, config, point, division)
@@ -108,7 +115,7 @@ def _symbolic(config: Config):
 def _equivalence(config: Config):
     @given(programs(max_depth=config.max_depth), programs(max_depth=config.max_depth))
     def equivalence_property(term, other):
-        PROGRESS.tick("equivalence", config.examples)
+        _enter("equivalence", config)
         self_equivalence(term, config, other)
 
     return equivalence_property

@@ -64,8 +64,8 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
     from .counterexample import explain as explain_program
 
     properties = [{
-        "name": r.name, "status": r.status, "examples": r.runs, "seconds": round(r.seconds, 3),
-        "examples_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
+        "name": r.name, "status": r.status, "runs": r.runs, "seconds": round(r.seconds, 3),
+        "runs_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
     } for r in results]
     counterexamples = []
     for r in results:
@@ -131,3 +131,75 @@ def programs() -> dict:
         "by_property": dict(Counter(s["property"] or "(other)" for s in samples)),
     }
 
+
+
+def merge(reports: list) -> dict:
+    """One report from several (the shares of a deep run spread over machines, or pytest-xdist
+    workers): counts added, programs and counterexamples pooled, a property run in several
+    parts passed only if every part passed."""
+    if not reports:
+        raise ValueError("nothing to merge")
+    if len(reports) == 1:
+        return reports[0]
+    worst = {"passed": 0, "budget": 1, "interrupted": 2, "failed": 3}
+    props: dict = {}
+    for data in reports:
+        for p in data["properties"]:
+            q = props.get(p["name"])
+            if q is None:
+                props[p["name"]] = dict(p)
+                continue
+            q["runs"] += p["runs"]
+            q["seconds"] = round(q["seconds"] + p["seconds"], 3)
+            q["runs_per_second"] = round(q["runs"] / q["seconds"], 1) if q["seconds"] else None
+            if worst[p["status"]] > worst[q["status"]]:
+                q.update(status=p["status"], finding=p["finding"], program=p["program"], replay=p["replay"])
+    checks: dict = {}
+    for data in reports:
+        for name, c in data["checks"].items():
+            d = checks.setdefault(name, {"runs": 0, "violations": 0, "within": c.get("within")})
+            d["runs"] += c["runs"]
+            d["violations"] += c["violations"]
+    transitions: Counter = Counter()
+    firing: Counter = Counter()
+    kinds = {}
+    for data in reports:
+        for r in data["coverage"]["rules"]:
+            transitions[r["id"]] += r["transitions"]
+            firing[r["id"]] += r["runs_firing"]
+            kinds[r["id"]] = r["kind"]
+    total = sum(transitions.values()) or 1
+    programs_ = {key: [v for data in reports for v in data["programs"][key]][:MAX_VALUES]
+                 for key in ("size", "depth", "transitions", "parameters")}
+    runs = sum(data["programs"]["runs"] for data in reports)
+
+    def shares(key: str) -> dict:
+        pooled: Counter = Counter()
+        for data in reports:
+            for name, share in data["programs"][key].items():
+                pooled[name] += share * data["programs"]["runs"]
+        return {name: round(n / runs, 4) for name, n in sorted(pooled.items())} if runs else {}
+
+    by_property: Counter = Counter()
+    for data in reports:
+        by_property.update(data["programs"]["by_property"])
+    env = dict(reports[0]["environment"])
+    env["parts"] = len(reports)
+    return {
+        "schema": SCHEMA,
+        "status": "interrupted" if any(d["status"] == "interrupted" for d in reports) else "done",
+        "environment": env,
+        "properties": list(props.values()),
+        "not_run": sorted({n for d in reports for n in d["not_run"]} - set(props)),
+        "checks": checks,
+        "coverage": {
+            "runs": sum(d["coverage"]["runs"] for d in reports),
+            "rules": [{"id": r, "kind": kinds[r], "transitions": transitions[r], "runs_firing": firing[r],
+                       "share": round(transitions[r] / total, 5)} for r in sorted(transitions)],
+            "never_fired": sorted(r for r in transitions if not transitions[r]),
+        },
+        "programs": {"runs": runs, **programs_, "features": shares("features"), "constructs": shares("constructs"),
+                     "by_property": dict(by_property)},
+        "counterexamples": [c for d in reports for c in d["counterexamples"]],
+        "sections": {k: v for d in reports for k, v in d.get("sections", {}).items()},
+    }

@@ -82,9 +82,9 @@ def _figure(svg: Optional[str], caption: str) -> str:
 def summary_line(data: dict) -> str:
     props = data["properties"]
     failed = [p["name"] for p in props if p["status"] == "failed"]
-    total = sum(p["examples"] for p in props)
+    total = sum(p["runs"] for p in props)
     verdict = f"{len(failed)} failed ({', '.join(failed)})" if failed else "all passed"
-    return (f"{len(props)} properties on {total} generated programs ({data['environment']['profile']} profile): "
+    return (f"{len(props)} properties, {total} runs of the machine on generated programs ({data['environment']['profile']} profile): "
             f"{verdict}; {len(data['coverage']['never_fired'])} rules never fired.")
 
 
@@ -95,14 +95,14 @@ def to_html(data: dict, figs: dict) -> str:
              "<h1>Soundness report: the abductive calculus' machine</h1>",
              f"<p class=\"summary\" id=\"summary\">{_e(summary_line(data))}</p>"]
     parts.append('<section id="environment"><h2>Environment</h2>')
-    parts.append(_table(["", ""], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in env.items()]))
+    parts.append(_table(["setting", "value"], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in env.items()]))
     parts.append("</section>")
 
     parts.append('<section id="properties"><h2>Properties</h2>')
-    rows = [[_e(p["name"]), f'<span class="{_e(p["status"])}">{_e(p["status"])}</span>', p["examples"],
-             f"{p['seconds']:.2f}", p["examples_per_second"] or 0,
+    rows = [[_e(p["name"]), f'<span class="{_e(p["status"])}">{_e(p["status"])}</span>', p["runs"],
+             f"{p['seconds']:.2f}", p["runs_per_second"] or 0,
              f"<code>{_e(p['replay'])}</code>" if p.get("replay") else ""] for p in data["properties"]]
-    parts.append(_table(["property", "status", "examples", "seconds", "examples/s", "replay"], rows, numeric=(2, 3, 4)))
+    parts.append(_table(["property", "status", "runs", "seconds", "runs/s", "replay"], rows, numeric=(2, 3, 4)))
     if data.get("not_run"):
         parts.append(f"<p>Not run (interrupted): {_e(', '.join(data['not_run']))}</p>")
     parts.append("</section>")
@@ -187,9 +187,9 @@ def to_markdown(data: dict, figs: dict) -> str:
 
     env = data["environment"]
     out = ["# Soundness report: the abductive calculus' machine", "", summary_line(data), "", "## Environment", "",
-           _md_table(["", ""], [[k, f"`{v}`"] for k, v in env.items()]), "", "## Properties", "",
-           _md_table(["property", "status", "examples", "seconds", "examples/s"],
-                     [[p["name"], p["status"], p["examples"], f"{p['seconds']:.2f}", p["examples_per_second"] or 0]
+           _md_table(["setting", "value"], [[k, f"`{v}`"] for k, v in env.items()]), "", "## Properties", "",
+           _md_table(["property", "status", "runs", "seconds", "runs/s"],
+                     [[p["name"], p["status"], p["runs"], f"{p['seconds']:.2f}", p["runs_per_second"] or 0]
                       for p in data["properties"]]), "", "## Invariant checks", "",
            _md_table(["check", "times consulted", "violations", "from the paper"],
                      [[n, c["runs"] if not c.get("within") else f"within {c['within']}", c["violations"], PAPER.get(n, "")]

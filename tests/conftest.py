@@ -1,6 +1,8 @@
 """Profiles: `pytest --hypothesis-profile=NAME`, or HYPOTHESIS_PROFILE=NAME, or nothing (dev;
 Hypothesis' own CI detection gives ci). See properties/profiles.py (goi.properties.profiles)."""
 
+import pytest
+
 from goi.properties.profiles import load_selected
 
 load_selected()
@@ -15,3 +17,56 @@ def pytest_collection_modifyitems(session, config, items):
     """The fast tests first, the long properties last: a failure in the front end shows in
     seconds, not after an hour of a deep run."""
     items.sort(key=lambda item: item.get_closest_marker("properties") is not None)
+
+
+# ---- pytest --goi-report DIR: a soundness report of this very run (docs/REPORTS.md) ----------
+
+def pytest_addoption(parser):
+    parser.addoption("--goi-report", metavar="DIR", default=None,
+                     help="write a soundness report of the property tests of this run to DIR (goi report's format)")
+
+
+_PROPERTY_RUNS: list = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    if item.config.getoption("--goi-report") is None or item.get_closest_marker("properties") is None:
+        yield
+        return
+    import time
+
+    from goi.properties import coverage
+    from goi.properties.driver import PropertyResult
+    from goi.properties.runner import BudgetFinding, Finding
+
+    runs_before, start = coverage.RUN_COUNT[0], time.perf_counter()
+    outcome = yield
+    status, finding, program = "passed", None, None
+    if outcome.excinfo is not None:
+        exc = outcome.excinfo[1]
+        while isinstance(exc, BaseExceptionGroup):
+            exc = exc.exceptions[0]
+        status = "budget" if isinstance(exc, BudgetFinding) else "failed"
+        finding = str(exc) if isinstance(exc, Finding) else f"{type(exc).__name__}: {exc}"
+        program = getattr(exc, "program", None) or None
+    _PROPERTY_RUNS.append(PropertyResult(item.name, status, coverage.RUN_COUNT[0] - runs_before,
+                                         time.perf_counter() - start, finding, program, None))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    out = session.config.getoption("--goi-report")
+    if out is None or not _PROPERTY_RUNS:
+        return
+    import os
+
+    from goi.properties.profiles import current
+    from goi.reports import build, write
+    from goi.reports.collect import environment
+
+    worker = getattr(session.config, "workerinput", {}).get("workerid")
+    profile = os.environ.get("HYPOTHESIS_PROFILE") or session.config.getoption("--hypothesis-profile", None) or "dev"
+    data = build(_PROPERTY_RUNS, environment(profile, None, current().examples))
+    if worker is not None:  # pytest-xdist: each worker writes its share; `goi report --from …` merges them
+        out = os.path.join(out, worker)
+    write(data, out)

@@ -94,7 +94,7 @@ def test_a_broken_machine_gives_a_counterexample_with_its_graphs(broken_report, 
     (example,) = data["counterexamples"]
     violation = example["explanation"]["violation"]
     assert violation["check"] == "form" and violation["rule"] == "rw.op.keep" and "Sec. 4" in violation["paper"]
-    assert example["program"] == "0 + {0}"
+    assert example["program"] == data["properties"][0]["program"] and "{0}" in example["program"]
     assert example["explanation"]["trace"] and set(example["explanation"]["dot"]) == {"before", "after"}
     assert (out / "counterexample-1-before.svg").exists() and (out / "counterexample-1-after.svg").exists()
     html = (out / "index.html").read_text(encoding="utf-8")
@@ -113,3 +113,32 @@ def test_the_markdown_names_the_violated_invariant(broken_report):
 def test_report_command_errors(tmp_path):
     assert main(["report", "--properties", "nonsense", "--out", str(tmp_path)]) == exitcodes.USAGE
     assert main(["report", "--from", str(tmp_path / "missing.json"), "--out", str(tmp_path)]) == exitcodes.BAD_INPUT
+
+
+def test_reports_merge_as_a_run_spread_over_machines(ci_report, broken_report, tmp_path):
+    first = json.loads((ci_report / "report.json").read_text(encoding="utf-8"))
+    _out, second = broken_report
+    assert main(["report", "--from", str(ci_report / "report.json"), "--from", str(_out / "report.json"),
+                 "--out", str(tmp_path)]) == exitcodes.STUCK  # a part failed: the whole did
+    merged = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    validate(merged)
+    invariants = next(p for p in merged["properties"] if p["name"] == "invariants")
+    assert invariants["status"] == "failed"
+    assert invariants["runs"] == sum(p["runs"] for d in (first, second) for p in d["properties"] if p["name"] == "invariants")
+    assert merged["coverage"]["runs"] == first["coverage"]["runs"] + second["coverage"]["runs"]
+    assert merged["programs"]["runs"] == first["programs"]["runs"] + second["programs"]["runs"]
+    assert len(merged["counterexamples"]) == 1 and merged["environment"]["parts"] == 2
+
+
+def test_pytest_writes_a_report_of_its_own_run(tmp_path):
+    import sys
+
+    out = tmp_path / "from-pytest"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--hypothesis-profile=ci",
+                           "tests/test_properties.py", "-k", "test_soundness or test_gc_bisimulation", "--goi-report", str(out)],
+                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert {p["name"]: p["status"] for p in data["properties"]} == {"test_soundness": "passed", "test_gc_bisimulation": "passed"}
+    assert data["programs"]["by_property"] == {"soundness": 60, "gc": 60}

@@ -18,7 +18,7 @@ def cmd_report(args, _source) -> int:
     from .properties import driver
     from .properties.progress import PROGRESS
     from .reports import collect, write
-    from .reports.collect import SCHEMA, merge
+    from .reports.collect import SCHEMA, merge, section_from
     from .reports.pictures import MissingExtra
 
     if args.source:
@@ -48,6 +48,13 @@ def cmd_report(args, _source) -> int:
             data = collect(names, args.profile, args.examples, args.seed, on_result=show)
         finally:
             PROGRESS.quiet = False
+    for path in args.include or ():
+        try:
+            with open(path, encoding="utf-8") as handle:
+                name, section = section_from(json.load(handle))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ReadError(f"--include {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        data.setdefault("sections", {})[name] = section
     try:
         files = write(data, args.out)
     except MissingExtra as exc:
@@ -78,5 +85,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, metavar="N", help="seed Hypothesis with N")
     p.add_argument("--from", dest="source", metavar="REPORT.json", action="append",
                    help="render an existing report.json instead of running; several are merged (a run spread over machines)")
+    p.add_argument("--include", metavar="FILE", action="append",
+                   help="add a section from the --json output of goi conjectures, goi oracle or goi equiv")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
     p.set_defaults(run=cmd_report, takes_program=False)

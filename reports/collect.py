@@ -203,3 +203,35 @@ def merge(reports: list) -> dict:
         "counterexamples": [c for d in reports for c in d["counterexamples"]],
         "sections": {k: v for d in reports for k, v in d.get("sections", {}).items()},
     }
+
+
+def section_from(data: dict) -> tuple[str, dict]:
+    """A further section of the report from another command's --json output: goi conjectures
+    (goi.conjectures/1), goi oracle (goi.oracle/1) or goi equiv (goi.equiv/1)."""
+    schema = data.get("schema", "")
+    if schema.startswith("goi.conjectures/"):
+        rows = [[r["law"], r["expected"], r["verdict"] + (" (surprising)" if r["surprising"] else ""), r["instances"],
+                 r["proven"], r["unknown"], r["seconds"],
+                 "" if not r["counterexample"] else f"{r['counterexample']['left']} vs {r['counterexample']['right']}"
+                 + (f" in {r['counterexample']['context']}" if r["counterexample"].get("context") else "")]
+                for r in data["laws"]]
+        return "conjectures", {"title": f"Equivalence laws and conjectures ({data['profile']} profile)",
+                               "headers": ["law", "expected", "verdict", "instances", "proven", "unknown", "seconds",
+                                           "counterexample"], "rows": rows}
+    if schema.startswith("goi.oracle/"):
+        rows = [[k, n] for k, n in data["counts"].items()]
+        for klass, f in data["failures"].items():
+            impl = f["implementation"] or {}
+            got = impl.get("value") if impl.get("kind") == "value" else f"{impl.get('kind')}: {impl.get('message')}"
+            rows.append([f"shrunk {klass}", f"{f['program']}  (expected {f['expected']}, got {got})"])
+        return "oracle", {"title": f"Oracle: {' '.join(data['implementation'])} ({data['notation']} notation)",
+                          "headers": ["class", "programs"], "rows": rows}
+    if schema.startswith("goi.equiv/"):
+        if data.get("mode") == "terms":
+            rows = [["verdict", data["verdict"]], ["contexts", data["contexts"]], ["context", data.get("context") or ""]]
+        else:
+            rows = [["verdict", data["verdict"]], ["reason", data["reason"]],
+                    ["symbolic values", " vs ".join(data["symbolic"] or [])], ["witness", ", ".join(data["witness"] or [])],
+                    ["values at the witness", " vs ".join(data["values"] or [])]]
+        return "equivalence", {"title": "Program equivalence", "headers": ["", ""], "rows": rows}
+    raise ValueError(f"cannot include a {schema or 'schema-less'} object (goi conjectures, oracle or equiv --json)")

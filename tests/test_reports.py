@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -131,8 +132,6 @@ def test_reports_merge_as_a_run_spread_over_machines(ci_report, broken_report, t
 
 
 def test_pytest_writes_a_report_of_its_own_run(tmp_path):
-    import sys
-
     out = tmp_path / "from-pytest"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--hypothesis-profile=ci",
                            "tests/test_properties.py", "-k", "test_soundness or test_gc_bisimulation", "--goi-report", str(out)],
@@ -142,3 +141,28 @@ def test_pytest_writes_a_report_of_its_own_run(tmp_path):
     validate(data)
     assert {p["name"]: p["status"] for p in data["properties"]} == {"test_soundness": "passed", "test_gc_bisimulation": "passed"}
     assert data["programs"]["by_property"] == {"soundness": 60, "gc": 60}
+
+
+def test_conjecture_oracle_and_equivalence_results_get_their_own_sections(ci_report, tmp_path, capsys):
+    inputs = {
+        "conjectures": ["conjectures", "distinct-left", "plus-commutes"],
+        "equiv": ["equiv", "-e", "{1} * {1}", "-e", "{1} + {1}"],
+        "oracle": ["oracle", "--impl", f"{sys.executable} {Path(__file__).parent / 'oracle_mocks/crash_on_subtraction.py'}",
+                   "--no-corpus", "--no-database", "--max-programs", "20", "--jobs", "2"],
+    }
+    files = []
+    for name, argv in inputs.items():
+        main([*argv, "--json"])
+        path = tmp_path / f"{name}.json"
+        path.write_text(capsys.readouterr().out, encoding="utf-8")
+        files += ["--include", str(path)]
+    out = tmp_path / "with-sections"
+    assert main(["report", "--from", str(ci_report / "report.json"), *files, "--out", str(out)]) == exitcodes.OK
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="conjectures"' in html and 'id="equivalence"' in html and "distinct-left" in html and "q0 * q1" in html
+    assert 'id="oracle"' in html and "shrunk implementation-error" in html and "0 - 0" in html
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Equivalence laws and conjectures" in md and "## Program equivalence" in md
+    validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
+    assert main(["report", "--from", str(ci_report / "report.json"), "--include", str(ci_report / "report.json"),
+                 "--out", str(tmp_path / "bad")]) == exitcodes.BAD_INPUT

@@ -59,29 +59,6 @@ def definitive(t: S.Term) -> S.Term:
     raise TypeError(f"not a term: {t!r}")
 
 
-def substitute(t: S.Term, x: str, v: S.Term) -> S.Term:
-    """t[v/x] for a closed v (so nothing can be captured; a binder of x stops it)."""
-    if isinstance(t, S.Var):
-        return v if t.name == x else t
-    if isinstance(t, (S.Const, S.Prov)):
-        return t
-    if isinstance(t, S.Lam):
-        return t if t.var == x else S.Lam(t.var, t.annot, substitute(t.body, x, v))
-    if isinstance(t, S.App):
-        return S.App(substitute(t.fun, x, v), substitute(t.arg, x, v))
-    if isinstance(t, S.BinOp):
-        return S.BinOp(t.op, substitute(t.left, x, v), substitute(t.right, x, v))
-    if isinstance(t, S.Decouple):
-        return t if x in (t.f, t.x) else S.Decouple(t.f, t.x, t.name, t.annot, substitute(t.body, x, v))
-    if isinstance(t, S.Let):
-        body = t.body if t.var == x else substitute(t.body, x, v)
-        return S.Let(t.var, t.annot, substitute(t.bound, x, v), body)
-    if isinstance(t, S.LetDecouple):
-        body = t.body if x in (t.f, t.x) else substitute(t.body, x, v)
-        return S.LetDecouple(t.f, t.x, t.name, t.annot, substitute(t.bound, x, v), body)
-    raise TypeError(f"not a term: {t!r}")
-
-
 # ---- instance strategies -----------------------------------------------------------------
 # Metavariables are drawn by goi.generators.typed (well typed by construction). Names the
 # generators never make (they make a stem and a number) are used for the law's own binders.
@@ -104,7 +81,7 @@ def beta_instances(draw, depth: int = 2):
     type_ = draw(st.sampled_from([F, Arrow(F, F)]))
     v = draw(definitive_values(type_))
     t = draw(terms((), (("vv", type_),), F, max_depth=depth))
-    return S.App(S.Lam("vv", type_, t), v), substitute(t, "vv", v)
+    return S.App(S.Lam("vv", type_, t), v), S.substitute(t, "vv", v)
 
 
 @st.composite

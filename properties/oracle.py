@@ -209,7 +209,7 @@ def ill_typed(draw, max_depth: int, **fragment):
 
 
 def _closed_definitive(t: S.Term) -> bool:
-    return not any(isinstance(n, S.Prov) for n in _walk(t)) and not _free(t)
+    return not any(isinstance(n, S.Prov) for n in _walk(t)) and not S.free_variables(t)
 
 
 def _walk(t: S.Term):
@@ -218,65 +218,21 @@ def _walk(t: S.Term):
         yield from _walk(c)
 
 
-def _free(t: S.Term, bound: frozenset = frozenset()) -> set:
-    if isinstance(t, S.Var):
-        return set() if t.name in bound else {t.name}
-    if isinstance(t, S.Lam):
-        return _free(t.body, bound | {t.var})
-    if isinstance(t, S.Let):
-        return _free(t.bound, bound) | _free(t.body, bound | {t.var})
-    if isinstance(t, S.Decouple):
-        return _free(t.body, bound | {t.f, t.x})
-    if isinstance(t, S.LetDecouple):
-        return _free(t.bound, bound) | _free(t.body, bound | {t.f, t.x})
-    out: set = set()
-    for c in S.subterms(t):
-        out |= _free(c, bound)
-    return out
-
-
-def _substitute(t: S.Term, x: str, v: S.Term) -> S.Term:
-    """t[v/x] for a closed v (nothing to capture; a binder of x stops it)."""
-    if isinstance(t, S.Var):
-        return v if t.name == x else t
-    if isinstance(t, (S.Const, S.Prov)):
-        return t
-    if isinstance(t, S.Lam):
-        return t if t.var == x else replace(t, body=_substitute(t.body, x, v))
-    if isinstance(t, S.App):
-        return replace(t, fun=_substitute(t.fun, x, v), arg=_substitute(t.arg, x, v))
-    if isinstance(t, S.BinOp):
-        return replace(t, left=_substitute(t.left, x, v), right=_substitute(t.right, x, v))
-    if isinstance(t, S.Decouple):
-        return t if x in (t.f, t.x) else replace(t, body=_substitute(t.body, x, v))
-    if isinstance(t, S.Let):
-        return replace(t, bound=_substitute(t.bound, x, v), body=t.body if t.var == x else _substitute(t.body, x, v))
-    if isinstance(t, S.LetDecouple):
-        return replace(t, bound=_substitute(t.bound, x, v), body=t.body if x in (t.f, t.x) else _substitute(t.body, x, v))
-    raise TypeError(f"not a term: {t!r}")
-
-
 def _reductions(term: S.Term):
     """Candidate smaller programs: every proper closed subterm (the caller keeps those of type
     F that fail alike), and every `let x = v in b` with v closed and definitive inlined."""
     for sub in _walk(term):
-        if sub is not term and not _free(sub):
+        if sub is not term and not S.free_variables(sub):
             yield sub
     yield from _inlined(term)
 
 
 def _inlined(t: S.Term):
     if isinstance(t, S.Let) and _closed_definitive(t.bound):
-        yield _substitute(t.body, t.var, t.bound)
+        yield S.substitute(t.body, t.var, t.bound)
     for i, child in enumerate(S.subterms(t)):
         for smaller in _inlined(child):
-            yield _with_child(t, i, smaller)
-
-
-def _with_child(t: S.Term, i: int, new: S.Term) -> S.Term:
-    names = {S.Lam: ["body"], S.App: ["fun", "arg"], S.BinOp: ["left", "right"], S.Decouple: ["body"],
-             S.Let: ["bound", "body"], S.LetDecouple: ["bound", "body"]}[type(t)]
-    return replace(t, **{names[i]: new})
+            yield S.with_child(t, i, smaller)
 
 
 class Oracle:

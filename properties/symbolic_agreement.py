@@ -63,16 +63,8 @@ def reassociate(t: S.Term) -> Optional[S.Term]:
     for i, child in enumerate(S.subterms(t)):
         changed = reassociate(child)
         if changed is not None:
-            return _replace_child(t, i, changed)
+            return S.with_child(t, i, changed)
     return None
-
-
-def _replace_child(t: S.Term, i: int, new: S.Term) -> S.Term:
-    import dataclasses
-
-    names = {S.Lam: ["body"], S.App: ["fun", "arg"], S.BinOp: ["left", "right"], S.Decouple: ["body"],
-             S.Let: ["bound", "body"], S.LetDecouple: ["bound", "body"]}[type(t)]
-    return dataclasses.replace(t, **{names[i]: new})
 
 
 def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: float = 10.0) -> str:

@@ -169,3 +169,49 @@ def subterms(term: Term):
 def size(term: Term) -> int:
     """Number of AST nodes."""
     return 1 + sum(size(s) for s in subterms(term))
+
+
+CHILD_FIELDS = {Lam: ("body",), App: ("fun", "arg"), BinOp: ("left", "right"), Decouple: ("body",),
+                Let: ("bound", "body"), LetDecouple: ("bound", "body")}
+
+
+def with_child(term: Term, i: int, child: Term) -> Term:
+    """The term with its i-th immediate subterm (as `subterms` lists them) replaced."""
+    import dataclasses
+
+    return dataclasses.replace(term, **{CHILD_FIELDS[type(term)][i]: child})
+
+
+def binds(term: Term) -> tuple[str, ...]:
+    """The variables a binder binds in its body."""
+    if isinstance(term, (Lam, Let)):
+        return (term.var,)
+    if isinstance(term, (Decouple, LetDecouple)):
+        return (term.f, term.x)
+    return ()
+
+
+def free_variables(term: Term) -> set[str]:
+    if isinstance(term, Var):
+        return {term.name}
+    out: set[str] = set()
+    for i, child in enumerate(subterms(term)):
+        inner = free_variables(child)
+        if not (isinstance(term, (Let, LetDecouple)) and i == 0):  # a let's bound term is outside its binder
+            inner -= set(binds(term))
+        out |= inner
+    return out
+
+
+def substitute(term: Term, x: str, value: Term) -> Term:
+    """term[value/x] for a *closed* value (nothing can be captured); a binder of x stops it."""
+    if isinstance(term, Var):
+        return value if term.name == x else term
+    if isinstance(term, (Const, Prov)):
+        return term
+    children = list(subterms(term))
+    for i, child in enumerate(children):
+        shadowed = x in binds(term) and not (isinstance(term, (Let, LetDecouple)) and i == 0)
+        if not shadowed:
+            term = with_child(term, i, substitute(child, x, value))
+    return term

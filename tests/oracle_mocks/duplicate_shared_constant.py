@@ -6,27 +6,6 @@ from common import program, run_correctly
 from goi.semantics import syntax as S
 
 
-def substitute(t, x, v):
-    if isinstance(t, S.Var):
-        return v if t.name == x else t
-    if isinstance(t, (S.Const, S.Prov)):
-        return t
-    if isinstance(t, S.Lam):
-        return t if t.var == x else S.Lam(t.var, t.annot, substitute(t.body, x, v))
-    if isinstance(t, S.App):
-        return S.App(substitute(t.fun, x, v), substitute(t.arg, x, v))
-    if isinstance(t, S.BinOp):
-        return S.BinOp(t.op, substitute(t.left, x, v), substitute(t.right, x, v))
-    if isinstance(t, S.Decouple):
-        return t if x in (t.f, t.x) else S.Decouple(t.f, t.x, t.name, t.annot, substitute(t.body, x, v))
-    if isinstance(t, S.Let):
-        return S.Let(t.var, t.annot, substitute(t.bound, x, v), t.body if t.var == x else substitute(t.body, x, v))
-    if isinstance(t, S.LetDecouple):
-        body = t.body if x in (t.f, t.x) else substitute(t.body, x, v)
-        return S.LetDecouple(t.f, t.x, t.name, t.annot, substitute(t.bound, x, v), body)
-    return t
-
-
 def uses(t, x) -> int:
     if isinstance(t, S.Var):
         return t.name == x
@@ -43,10 +22,10 @@ def inline(t, in_model=False):
     """Inside a decoupled model, let x = {c} in u and (λx. u) {c}, x used at least twice in u,
     become u[{c}/x]: one provisional constant becomes several."""
     if in_model and isinstance(t, S.Let) and isinstance(t.bound, S.Prov) and uses(t.body, t.var) >= 2:
-        return inline(substitute(t.body, t.var, t.bound), True)
+        return inline(S.substitute(t.body, t.var, t.bound), True)
     if (in_model and isinstance(t, S.App) and isinstance(t.fun, S.Lam) and isinstance(t.arg, S.Prov)
             and uses(t.fun.body, t.fun.var) >= 2):
-        return inline(substitute(t.fun.body, t.fun.var, t.arg), True)
+        return inline(S.substitute(t.fun.body, t.fun.var, t.arg), True)
     if isinstance(t, S.LetDecouple):
         return S.LetDecouple(t.f, t.x, t.name, t.annot, inline(t.bound, True), inline(t.body, in_model))
     if isinstance(t, S.Lam):

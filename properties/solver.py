@@ -13,7 +13,12 @@ from typing import Optional, Sequence
 
 import z3
 
-from goi.semantics.symbolic import Expr, _postorder
+from goi.semantics.symbolic import Expr, fold
+
+
+def real(v: Fraction, ctx: z3.Context) -> z3.ArithRef:
+    """An exact rational as a z3 real."""
+    return z3.RealVal(f"{v.numerator}/{v.denominator}", ctx)
 
 
 class Converter:
@@ -26,27 +31,20 @@ class Converter:
         self.memo: dict[int, z3.ArithRef] = {}
 
     def __call__(self, root: Expr) -> z3.ArithRef:
-        memo = self.memo
-        for node in _postorder([root]):
-            if id(node) in memo:
-                continue
-            if node.op == "const":
-                v = node.value
-                term = z3.RealVal(f"{v.numerator}/{v.denominator}", self.ctx)
-            elif node.op == "param":
-                term = self.variables[node.index]
-            else:
-                a, b = memo[id(node.left)], memo[id(node.right)]
-                if node.op == "add":
-                    term = a + b
-                elif node.op == "sub":
-                    term = a - b
-                elif node.op == "mul":
-                    term = a * b
-                else:
-                    term = z3.If(b == self.zero, self.zero, a / b)
-            memo[id(node)] = term
-        return memo[id(root)]
+        (term,) = fold([root], self.constant, self.variables.__getitem__, self.combine, self.memo)
+        return term
+
+    def constant(self, v: Fraction) -> z3.ArithRef:
+        return real(v, self.ctx)
+
+    def combine(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        if op == "add":
+            return a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return a * b
+        return z3.If(b == self.zero, self.zero, a / b)
 
 
 @dataclass
@@ -111,7 +109,7 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
             if remaining <= 0:
                 break
             solver.push()
-            solver.add(q[i] == z3.RealVal(f"{v.numerator}/{v.denominator}", ctx))
+            solver.add(q[i] == real(v, ctx))
             solver.set("timeout", max(1, min(remaining, 2000)))
             if solver.check() == z3.sat:
                 pinned[i] = v

@@ -26,11 +26,13 @@ x+0, x·1, x·0, 0/x, x/1 simplified: each is an identity of total functions.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, TypeVar
 
 from .values import DEFAULT_MAX_DIGITS, DivisionByZero, RationalField
 
 OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
+
+T = TypeVar("T")
 
 
 class Expr:
@@ -188,26 +190,36 @@ def _postorder(roots: Iterable[Expr]):
                 stack.append((node.left, False))
 
 
+def fold(roots: Sequence[Expr], const: Callable[[Fraction], T], param: Callable[[int], T],
+         combine: Callable[[str, T, T], T], memo: Optional[dict[int, T]] = None) -> list[T]:
+    """Each node of the DAG interpreted once, operands first: `const(value)`, `param(index)`,
+    `combine(op, left, right)`. A `memo` kept across calls shares the work between them."""
+    memo = {} if memo is None else memo
+    for node in _postorder(roots):
+        if id(node) in memo:
+            continue
+        if node.op == "const":
+            memo[id(node)] = const(node.value)
+        elif node.op == "param":
+            memo[id(node)] = param(node.index)
+        else:
+            memo[id(node)] = combine(node.op, memo[id(node.left)], memo[id(node.right)])
+    return [memo[id(r)] for r in roots]
+
+
+def _exact(op: str, a: Fraction, b: Fraction) -> Fraction:
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        return a * b
+    return Fraction(0) if b == 0 else a / b
+
+
 def evaluate_all(roots: Sequence[Expr], point: Sequence[Fraction]) -> list[Fraction]:
     """The exact values of expressions at q⃗ = point (x/0 = 0, as the expressions denote)."""
-    values: dict[int, Fraction] = {}
-    for node in _postorder(roots):
-        if node.op == "const":
-            v = node.value
-        elif node.op == "param":
-            v = Fraction(point[node.index])
-        else:
-            a, b = values[id(node.left)], values[id(node.right)]
-            if node.op == "add":
-                v = a + b
-            elif node.op == "sub":
-                v = a - b
-            elif node.op == "mul":
-                v = a * b
-            else:
-                v = Fraction(0) if b == 0 else a / b
-        values[id(node)] = v
-    return [values[id(r)] for r in roots]
+    return fold(roots, lambda v: v, lambda i: Fraction(point[i]), _exact)
 
 
 def evaluate(x: Expr, point: Sequence[Fraction]) -> Fraction:
@@ -217,25 +229,16 @@ def evaluate(x: Expr, point: Sequence[Fraction]) -> Fraction:
 def show(x: Expr, limit: Optional[int] = None, names: Optional[Sequence[str]] = None) -> str:
     """The expression as text (q0, q1, … or `names`), fully parenthesised; with `limit`,
     cut to about that many characters (a shared DAG can be exponentially long as text)."""
-    texts: dict[int, str] = {}
-    for node in _postorder([x]):
-        if node.op == "const":
-            v = node.value
-            t = str(v) if v >= 0 else f"({v})"
-        elif node.op == "param":
-            t = names[node.index] if names is not None else f"q{node.index}"
-        else:
-            left, right = texts[id(node.left)], texts[id(node.right)]
-            t = f"({left} {OPERATORS[node.op]} {right})"
-        if limit is not None and len(t) > limit:
-            t = t[: limit - 1] + "…"
-        texts[id(node)] = t
-    text = texts[id(x)]
+
+    def cut(t: str) -> str:
+        return t[: limit - 1] + "…" if limit is not None and len(t) > limit else t
+
+    (text,) = fold(
+        [x],
+        lambda v: cut(str(v) if v >= 0 else f"({v})"),
+        lambda i: cut(names[i] if names is not None else f"q{i}"),
+        lambda op, left, right: cut(f"({left} {OPERATORS[op]} {right})"),
+    )
     if text.startswith("(") and text.endswith(")") and x.left is not None:
         text = text[1:-1]
     return text
-
-
-def parameters_of(roots: Iterable[Expr]) -> set[int]:
-    """The indices of the parameters the expressions depend on."""
-    return {n.index for n in _postorder(roots) if n.op == "param"}

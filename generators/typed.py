@@ -239,7 +239,7 @@ class Gen:
         y_type = d(st.sampled_from([F, F, Arrow(F, F)]))
         y = self.fresh("y")
         bound = self.term(ctx, y_type, names, depth - 1)
-        if not any(isinstance(n, S.Prov) for n in _walk(bound)):
+        if not any(isinstance(n, S.Prov) for n in S.walk(bound)):
             # make sure a provisional constant travels with y
             if y_type == F:
                 bound = S.BinOp("+", bound, S.Prov(d(small_constants)))
@@ -266,12 +266,6 @@ class Gen:
 def bind(ctx: list[tuple[str, Type]], x: str, t: Type) -> list[tuple[str, Type]]:
     """The context extended with x : t, which hides any earlier x."""
     return [(y, u) for y, u in ctx if y != x] + [(x, t)]
-
-
-def _walk(t: S.Term):
-    yield t
-    for child in S.subterms(t):
-        yield from _walk(child)
 
 
 SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]

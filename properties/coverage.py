@@ -47,49 +47,34 @@ def record(result, deep_decouplings: int = 0) -> None:
         FEATURES["deep decoupling"] += 1
 
 
+CONSTRUCTS = {"Lam": "λ", "App": "application", "Const": "constant", "Prov": "provisional constant", "Let": "let",
+              "LetDecouple": "let @ (decoupling)", "Decouple": "A(f,x) (decoupling value)", "Var": "variable"}
+
+
 def _sample(result, deep_decouplings: int) -> dict:
     from goi.semantics import syntax as S
 
     term = result.judgement.surface
-    fired = {r for r, n in result.rules.items() if n}
+    size = depth = 0
+    constructs: set = set()
+    todo = [(term, 1)] if term is not None else []
+    while todo:  # one walk: size, depth and constructs
+        t, d = todo.pop()
+        size, depth = size + 1, max(depth, d)
+        kind = type(t).__name__
+        constructs.add(f"operator {t.op}" if isinstance(t, S.BinOp) else CONSTRUCTS.get(kind, kind))
+        todo.extend((c, d + 1) for c in S.subterms(t))
     return {
         "property": CURRENT[0],
-        "size": S.size(term) if term is not None else None,
-        "depth": _depth(term) if term is not None else None,
+        "size": size if term is not None else None,
+        "depth": depth if term is not None else None,
         "parameters": len(result.judgement.params),
         "transitions": result.transitions,
         "status": result.status,
         "features": features(result.rules) + (["deep decoupling"] if deep_decouplings else []),
-        "constructs": sorted(_constructs(term)) if term is not None else [],
-        "rules": len(fired),
+        "constructs": sorted(constructs),
+        "rules": sum(1 for n in result.rules.values() if n),
     }
-
-
-def _depth(term) -> int:
-    from goi.semantics import syntax as S
-
-    deepest, todo = 0, [(term, 1)]
-    while todo:
-        t, d = todo.pop()
-        deepest = max(deepest, d)
-        todo.extend((c, d + 1) for c in S.subterms(t))
-    return deepest
-
-
-def _constructs(term) -> set:
-    from goi.semantics import syntax as S
-
-    names = {S.Lam: "λ", S.App: "application", S.Const: "constant", S.Prov: "provisional constant", S.Let: "let",
-             S.LetDecouple: "let @ (decoupling)", S.Decouple: "A(f,x) (decoupling value)", S.Var: "variable"}
-    found, todo = set(), [term]
-    while todo:
-        t = todo.pop()
-        if isinstance(t, S.BinOp):
-            found.add(f"operator {t.op}")
-        else:
-            found.add(names.get(type(t), type(t).__name__))
-        todo.extend(S.subterms(t))
-    return found
 
 
 def features(c: dict[str, int]) -> list[str]:

@@ -209,19 +209,13 @@ def ill_typed(draw, max_depth: int, **fragment):
 
 
 def _closed_definitive(t: S.Term) -> bool:
-    return not any(isinstance(n, S.Prov) for n in _walk(t)) and not S.free_variables(t)
-
-
-def _walk(t: S.Term):
-    yield t
-    for c in S.subterms(t):
-        yield from _walk(c)
+    return not any(isinstance(n, S.Prov) for n in S.walk(t)) and not S.free_variables(t)
 
 
 def _reductions(term: S.Term):
     """Candidate smaller programs: every proper closed subterm (the caller keeps those of type
     F that fail alike), and every `let x = v in b` with v closed and definitive inlined."""
-    for sub in _walk(term):
+    for sub in S.walk(term):
         if sub is not term and not S.free_variables(sub):
             yield sub
     yield from _inlined(term)
@@ -343,7 +337,7 @@ class Oracle:
                         [Phase.generate, Phase.shrink],
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)
 
-    def survey(self, report: Report) -> list[Optional[str]]:
+    def survey(self) -> list[Optional[str]]:
         """Draw the programs (Hypothesis, seeded), then run them `jobs` at a time."""
         texts: list[Optional[str]] = []
 
@@ -447,7 +441,7 @@ class Oracle:
         report = Report(self.config)
         self.corpus_cases(report)
         survey_started = time.perf_counter()
-        texts = self.survey(report)
+        texts = self.survey()
         report.survey_seconds = time.perf_counter() - survey_started
         first_seen: dict[str, int] = {}
         for i, text in enumerate(texts):

@@ -95,7 +95,6 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
         raise GoiError(f"terms of type {j0.type} mention a vector type; contexts for them are not generated")
     search = ContextSearch(NONE_FOUND, j0.type)
     stop_at = None if deadline is None else started + deadline
-    found: dict = {}
     counting = [True]
 
     def separates(drawn) -> bool:
@@ -120,7 +119,6 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
             search.shrink_steps += 1
         if verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
             counting[0] = False
-            found["last"] = (plug, verdict, p0, p1)
             return True
         return False
 

@@ -166,6 +166,15 @@ def subterms(term: Term):
     raise TypeError(f"not a term: {term!r}")
 
 
+def walk(term: Term):
+    """Every subterm, the term first, in pre-order left to right (no recursion)."""
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        yield t
+        todo.extend(reversed(subterms(t)))
+
+
 def size(term: Term) -> int:
     """Number of AST nodes."""
     return 1 + sum(size(s) for s in subterms(term))

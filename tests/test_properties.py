@@ -116,10 +116,9 @@ def test_every_rule_fires_under_this_profile(request):
 
 
 def _binders(term):
-    from goi.generators.typed import _walk
     from goi.semantics import syntax as S
 
-    for t in _walk(term):
+    for t in S.walk(term):
         if isinstance(t, (S.Lam, S.Let)):
             yield t.var
         elif isinstance(t, (S.Decouple, S.LetDecouple)):

@@ -146,22 +146,31 @@ def _bounded(data, limit: int, name: str):
 
 def read_program(args) -> tuple[str, str]:
     """The program text: at most --max-input-bytes are read (`goi run /dev/zero` stops)."""
-    limit = args.max_input_bytes
     if args.expr is not None:
-        return _bounded(args.expr, limit, "the program").removeprefix("\ufeff"), "<-e>"
+        return read_text(args.expr, args.max_input_bytes), "<-e>"
     if args.file is None:
         raise UsageError("no program given: name a FILE (or - for standard input), or use -e TEXT")
-    if args.file == "-":
+    return read_file(args.file, args.max_input_bytes)
+
+
+def read_text(text: str, limit: int) -> str:
+    """Program text given on the command line (-e), within the input budget."""
+    return _bounded(text, limit, "the program").removeprefix("\ufeff")
+
+
+def read_file(name: str, limit: int) -> tuple[str, str]:
+    """(text, name to show) of a program file, or of standard input for `-`."""
+    if name == "-":
         stdin = sys.stdin
         buffer = getattr(stdin, "buffer", None)
         if buffer is None:
             return _bounded(stdin.read(limit + 1), limit, "standard input"), "<stdin>"
         return decode(_bounded(buffer.read(limit + 1), limit, "standard input"), "<stdin>"), "<stdin>"
     try:
-        with open(args.file, "rb") as handle:
-            return decode(_bounded(handle.read(limit + 1), limit, args.file), args.file), args.file
+        with open(name, "rb") as handle:
+            return decode(_bounded(handle.read(limit + 1), limit, name), name), name
     except OSError as exc:
-        raise ReadError(f"cannot read {args.file}: {exc.strerror}") from None
+        raise ReadError(f"cannot read {name}: {exc.strerror}") from None
 
 
 # ---- commands ---------------------------------------------------------------------------

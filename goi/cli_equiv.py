@@ -8,9 +8,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from .semantics import exitcodes
-from .semantics.errors import ReadError, UsageError
+from .semantics.errors import UsageError
 
 VERDICT_EXIT = {
     "equivalent": exitcodes.OK,
@@ -56,29 +55,15 @@ def parse_context(text: str):
 
 def read_two(args) -> list[tuple[str, str]]:
     """The two programs (or terms): two FILEs (- for standard input, once), or -e twice."""
-    from .cli import _bounded, decode
+    from .cli import read_file, read_text
 
     files, exprs = list(args.files or []), list(args.exprs or [])
     if len(files) + len(exprs) != 2:
         raise UsageError(f"give two programs (two FILEs, two -e TEXT, or one of each); got {len(files) + len(exprs)}")
     if files.count("-") > 1:
         raise UsageError("standard input (-) can be read once")
-    out = []
     limit = args.max_input_bytes
-    for text in exprs:
-        out.append((_bounded(text, limit, "the program").removeprefix("\ufeff"), "<-e>"))
-    for name in files:
-        if name == "-":
-            buffer = getattr(sys.stdin, "buffer", None)
-            data = buffer.read(limit + 1) if buffer is not None else sys.stdin.read(limit + 1).encode("utf-8")
-            out.append((decode(_bounded(data, limit, "standard input"), "<stdin>"), "<stdin>"))
-            continue
-        try:
-            with open(name, "rb") as handle:
-                out.append((decode(_bounded(handle.read(limit + 1), limit, name), name), name))
-        except OSError as exc:
-            raise ReadError(f"cannot read {name}: {exc.strerror}") from None
-    return out
+    return [(read_text(text, limit), "<-e>") for text in exprs] + [read_file(name, limit) for name in files]
 
 
 class Sourced(Exception):

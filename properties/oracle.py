@@ -22,7 +22,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Callable, Optional
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -57,7 +56,20 @@ FRAGMENTS = {
 }
 NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-iterated", "no-decoupling-values", "no-annotations"}}
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "programs"
+def corpus_files() -> list:
+    """The example programs (tests/programs/, installed as the data package goi.corpus), as
+    (origin, text), in a stable order."""
+    from importlib import resources
+
+    try:
+        root = resources.files("goi.corpus")
+    except ModuleNotFoundError:
+        return []
+    out = []
+    for folder in sorted((d for d in root.iterdir() if d.is_dir()), key=lambda d: d.name):
+        for item in sorted((f for f in folder.iterdir() if f.name.endswith(".goi")), key=lambda f: f.name):
+            out.append((f"{folder.name}/{item.name}", item.read_text(encoding="utf-8")))
+    return out
 
 
 @dataclass
@@ -315,10 +327,9 @@ class Oracle:
         return st.one_of(well, ill_typed(self.config.max_depth, **self.fragment))
 
     def corpus_cases(self, report: Report) -> None:
-        files = sorted(CORPUS.glob("*/*.goi")) if self.config.corpus and CORPUS.is_dir() else []
-        for path in files:
+        for origin, source in corpus_files() if self.config.corpus else []:
             try:
-                judgement = api.check(path.read_text(encoding="utf-8"))
+                judgement = api.check(source)
             except GoiError:
                 continue  # the corpus also holds programs our checker rejects on purpose
             text = self.text_of(judgement.surface) if judgement.surface is not None else None
@@ -329,7 +340,7 @@ class Oracle:
             assert case is not None
             report.corpus_run += 1
             if case.klass != AGREE:
-                report.corpus.append(replace(case, origin=str(path.relative_to(CORPUS))))
+                report.corpus.append(replace(case, origin=origin))
 
     def _settings(self, database):
         return settings(max_examples=self.config.max_programs, deadline=None, database=database, derandomize=False,

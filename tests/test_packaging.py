@@ -45,6 +45,8 @@ def test_the_wheel_holds_one_top_level_package_with_every_subpackage(wheel):
         for module in folder.rglob("*.py"):
             assert f"goi/{module.relative_to(ROOT)}" in names, module
     assert {"goi/py.typed", "goi/semantics/grammar.lark", "goi/__main__.py"} <= set(names)
+    corpus = {f"goi/corpus/{p.relative_to(ROOT / 'tests/programs')}" for p in (ROOT / "tests/programs").glob("*/*.goi")}
+    assert corpus and corpus <= set(names)  # goi oracle's example programs ship as data
 
 
 def run_in(bin_dir: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
@@ -65,6 +67,13 @@ def test_the_installed_command_runs_the_properties(installed, tmp_path):
     from goi.properties.driver import NAMES
 
     assert proc.stdout.count(" passed ") == len(NAMES) == 9
+
+
+def test_the_installed_oracle_has_its_corpus(installed, tmp_path):
+    code = "from goi.properties.oracle import corpus_files; print(len(corpus_files()))"
+    proc = run_in(installed, tmp_path, "python", "-c", code)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) == len(list((ROOT / "tests/programs").glob("*/*.goi")))
 
 
 def test_the_installed_command_decides_an_equivalence_with_z3(installed, tmp_path):

@@ -1,6 +1,6 @@
 """Overhead of each invariant check, per transition, on the benchmark programs.
 
-Not a test. Run:  python benchmarks/bench_checks.py [--mode exhaustive|sampled] [--sizes 16,64]
+Not a test. Run:  python benchmarks/bench_checks.py [--mode exhaustive|sampled|full] [--sizes 16,64]
 
 For each program and each check alone, reports microseconds per transition of the run with
 that check, and the overhead factor against the run with no check.
@@ -29,7 +29,7 @@ def timed(judgement, checks, mode):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mode", default="exhaustive", choices=["exhaustive", "sampled"])
+    ap.add_argument("--mode", default="exhaustive", choices=["exhaustive", "sampled", "full"])
     ap.add_argument("--sizes", default="16,64", help="the size n of each family's program")
     args = ap.parse_args()
     sys.setrecursionlimit(100_000)

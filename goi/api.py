@@ -252,7 +252,8 @@ def run(
     - division: "total" (x/0 = 0) or "strict" (division by zero ends the run `undefined`);
     - strategy: "first" (default), "random" (with `seed`), or a strategy object;
     - checks: invariant checks by name (docs/INVARIANTS.md), or ["all"]; check_mode
-      "exhaustive" or "sampled";
+      "exhaustive" (after every rewrite, incrementally), "sampled", or "full" (the
+      whole-graph reference);
     - gc: collect garbage between transitions;
     - max_steps, max_nodes, max_digits: the budgets (status "budget", `limit` naming the one
       reached): transitions, nodes in the graph (checked before a rule copies), and digits of

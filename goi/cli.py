@@ -508,13 +508,14 @@ def build_parser() -> ArgumentParser:
     p_run.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
     p_run.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
                        "form,names,graph,validity,stability,determinism,alpha,productivity,dataflow,gc or all")
-    p_run.add_argument("--check-mode", choices=["exhaustive", "sampled"], default="exhaustive",
-                       help="whole-graph checks after every graph change, or on a sampling schedule (docs/INVARIANTS.md)")
+    p_run.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
+                       help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
+                       "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")
     p_run.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
     p_run.set_defaults(run=cmd_run)
     p_props = sub.add_parser("props", help="check the paper's theorems on generated programs (Hypothesis)")
     p_props.add_argument("names", nargs="*", metavar="PROPERTY",
-                         help="soundness invariants determinism gc agreement parameters contractions symbolic equivalence (default: all)")
+                         help="soundness invariants determinism gc agreement parameters contractions symbolic equivalence incremental (default: all)")
     p_props.add_argument("--profile", choices=PROFILES, default="dev", help="size of terms and thoroughness of checks (default dev)")
     p_props.add_argument("--examples", type=positive_int, metavar="N", help="examples per property (default: the profile's)")
     p_props.add_argument("--seed", type=integer, metavar="N", help="seed Hypothesis with N (the same examples for the same N)")

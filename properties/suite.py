@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from goi.generators.graphs import split_graphs
@@ -24,6 +24,7 @@ from . import agreement, determinism, gc_bisimulation, invariants, parameter_pre
 from .profiles import Config
 from . import coverage
 from .progress import PROGRESS
+from .incremental_agreement import incremental_agreement, rewrites_of
 from .symbolic_agreement import self_equivalence, symbolic_agreement
 
 
@@ -121,6 +122,17 @@ def _equivalence(config: Config):
     return equivalence_property
 
 
+def _incremental(config: Config):
+    @given(programs(max_depth=config.max_depth), st.data())
+    def incremental_property(term, data):
+        _enter("incremental", config)
+        corrupt_at = data.draw(st.integers(1, max(1, rewrites_of(term, config))), label="corrupted after rewrite")
+        what, verdict = incremental_agreement(term, config, corrupt_at, lambda options: data.draw(st.sampled_from(options)))
+        event(f"corruption {what}: {verdict}")
+
+    return incremental_property
+
+
 TESTS: dict[str, Callable[[Config], Callable]] = {
     "soundness": _soundness,
     "invariants": _invariants,
@@ -131,6 +143,7 @@ TESTS: dict[str, Callable[[Config], Callable]] = {
     "contractions": _contractions,
     "symbolic": _symbolic,
     "equivalence": _equivalence,
+    "incremental": _incremental,
 }
 
 

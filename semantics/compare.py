@@ -188,26 +188,30 @@ class _Canon:
             return [y.dst, y.src]
         return [*reversed(y.outs), *reversed(y.ins)]
 
+    def ref(self, x):
+        """How a description refers to an element: its number (-1 if it has none)."""
+        return self.num.get(x, -1)
+
     def _describe(self, y):
-        n = self.num
+        ref = self.ref
         if isinstance(y, G.Link):
             tag = []
             if self.token is not None and y is self.token.position:
                 tag.append("token")
             return (
-                n[y], "link", y.type.kind, self.type_(y.type.type),
-                None if y.src is None else (n[y.src], y.src_port),
-                None if y.dst is None else (n[y.dst], y.dst_port), tuple(tag),
+                ref(y), "link", y.type.kind, self.type_(y.type.type),
+                None if y.src is None else (ref(y.src), y.src_port),
+                None if y.dst is None else (ref(y.dst), y.dst_port), tuple(tag),
             )
         doors = None
         if y.kind == G.BANG and y.door_of is not None:
-            door_nums = [n.get(d, -1) for d in y.door_of.doors]
-            doors = tuple(door_nums) if self.ordered_doors else tuple(sorted(door_nums))
+            door_nums = [ref(d) for d in y.door_of.doors]
+            doors = tuple(door_nums) if self.ordered_doors else tuple(sorted(door_nums, key=repr))
         return (
-            n[y], y.kind, self.data(y), len(y.ins), len(y.outs),
-            tuple(n.get(l, -1) for l in y.ins), tuple(n.get(l, -1) for l in y.outs),
-            ("in", n.get(y.box.principal, -1)) if y.box is not None else None,
-            ("door of", n.get(y.door_of.principal, -1)) if y.door_of is not None else None,
+            ref(y), y.kind, self.data(y), len(y.ins), len(y.outs),
+            tuple(ref(l) for l in y.ins), tuple(ref(l) for l in y.outs),
+            ("in", ref(y.box.principal)) if y.box is not None else None,
+            ("door of", ref(y.door_of.principal)) if y.door_of is not None else None,
             doors,
         )
 
@@ -247,22 +251,118 @@ def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, or
 
 
 def _least_starts(members: list, name_labels, ordered_doors: bool) -> list:
-    """The nodes a component's least description can start from. A description starts with
-    its start node's own (number 0, kind, data, arity, and the numbers of its links, which
-    the traversal gives its neighbours first): only starts with the least such prefix can
-    give the least description, so only they are traversed (was: every node, quadratic in
-    the size of garbage components)."""
-    keyed = []
-    for s in members:
-        d = _Canon(name_labels, ordered_doors, None)
-        d.num[s] = 0
-        for z in _Canon._neighbours(s):
-            if z is not None and z not in d.num:
-                d.num[z] = len(d.num)
-        own = d._describe(s)[:7]  # number, kind, data, arity, input and output link numbers
-        keyed.append((repr(own)[:-1] + ", ", s))
-    least = min(k for k, _ in keyed)
-    return [s for k, s in keyed if k == least]
+    """The nodes a component's least description can start from: those of the least colour
+    after a few rounds of colour refinement (each element's colour: its kind, data without
+    names, arity and link types, then with its neighbours' colours port by port — invariant
+    under isomorphism and renaming, so the least class is the same in isomorphic
+    components). Every node of that class is traversed and the least description kept, so
+    the result is canonical whatever the refinement leaves tied; refinement only makes the
+    class small (was: the least one-hop prefix, which left hundreds of starts tied in the
+    garbage of long runs — quadratic)."""
+    links = {l for n in members for l in (*n.ins, *n.outs) if l is not None}
+    colour: dict = {}
+    for n in members:
+        colour[n] = hash((n.kind, _value_key(n.data[0]) if n.kind == G.VCONST else
+                          (n.data[0] if n.kind in (G.OP0, G.OP1) else (_value_key(n.data) if n.kind == G.CONST else None)),
+                          len(n.ins), len(n.outs), n.door_of is not None, n.box is not None))
+    for l in links:
+        colour[l] = hash((l.type.kind, _abstract_type(l.type.type, [])))
+    for _ in range(4):
+        new = {}
+        for n in members:
+            new[n] = hash((colour[n], tuple(colour.get(l, 0) for l in n.ins), tuple(colour.get(l, 0) for l in n.outs)))
+        for l in links:
+            new[l] = hash((colour[l], colour.get(l.src, 0), l.src_port, colour.get(l.dst, 0), l.dst_port))
+        colour = new
+    least = min(colour[n] for n in members)
+    return [n for n in members if colour[n] == least]
+
+
+class _RegionCanon(_Canon):
+    """A traversal of a region of the graph only: elements outside it are fixed — referred
+    to by their identity, never entered."""
+
+    def __init__(self, region: set, pinned, token):
+        super().__init__(pinned, False, token)
+        self.region = region
+
+    def ref(self, x):
+        if x is None:
+            return None
+        if x in self.num:
+            return ("n", self.num[x])
+        if x not in self.region:
+            return ("f", x.id)
+        return ("x",)
+
+    def _neighbours(self, y):
+        return [z for z in _Canon._neighbours(y) if z is not None and z in self.region]
+
+
+class _Pinned:
+    """Names labels for the region description: a name is pinned to itself unless it is new."""
+
+    def __init__(self, new_names: set):
+        self.new = new_names
+
+    def __contains__(self, a) -> bool:
+        return a not in self.new
+
+    def __getitem__(self, a):
+        return a
+
+    def get(self, a, default=None):
+        return default if a in self.new else a
+
+
+def canonical_region(graph: G.Graph, token, region: set, new_names: set):
+    """A description of the state that differs from another state's — whose elements outside
+    `region` are the same objects, unchanged — iff the two are not isomorphic by a map that is
+    the identity outside the region and on the names not in `new_names`, and renames those
+    (doors as a set). O(size of the region): how the determinism check compares the orders
+    of a ?-phase, all run from one state (semantics/checks/determinism.py)."""
+    live = {x for x in region if x in graph.nodes or x in graph.links}
+    for b in region:
+        if isinstance(b, G.Box) and b in graph.boxes and b.principal is not None and b.principal in graph.nodes:
+            live.add(b.principal)
+    c = _RegionCanon(live, _Pinned(new_names), token)
+    anchors = []
+    if token is not None:
+        anchors += [token.position, *token.box_stack]
+    anchors += [graph.root, *graph.params]
+    for a in anchors:
+        if a is not None and a in live:
+            c.visit(a)
+    fixed_neighbours = set()
+    for x in live:
+        for z in _Canon._neighbours(x):
+            if z is not None and z not in live:
+                fixed_neighbours.add(z)
+    for z in sorted(fixed_neighbours, key=lambda z: (isinstance(z, G.Link), z.id)):
+        for w in _Canon._neighbours(z):
+            if w is not None and w in live:
+                c.visit(w)
+    main = sorted(map(repr, c.out))
+    rest = [x for x in live if x not in c.num and isinstance(x, G.Node)]
+    components = []
+    left = set(rest)
+    while left:
+        probe = _RegionCanon(live, _Pinned(new_names), None)
+        probe.visit(next(iter(left)))
+        members = [x for x in probe.num if isinstance(x, G.Node)]
+        best = None
+        for start in members:
+            d = _RegionCanon(live, _Pinned(new_names), None)
+            d.visit(start)
+            desc = repr(sorted(map(repr, d.out)))
+            if best is None or desc < best:
+                best = desc
+        components.append(best)
+        left -= set(members)
+    head = None
+    if token is not None:
+        head = (token.direction, str(token.flag), tuple(map(_stack_key, token.stack)), tuple(map(repr, map(c.ref, token.box_stack))), repr(c.ref(token.position)))
+    return (head, tuple(main), tuple(sorted(components)), len(c.names))
 
 
 def _stack_key(x):

@@ -180,6 +180,8 @@ class Graph:
         self._name_next: dict[str, int] = {}  # next suffix to try, per stem
         self.names_in_use: set[str] = set()
         self.version = 0  # moved on by every surgery primitive (the methods below that change the graph)
+        self.journals: list = []  # semantics.journal.Journal: what the primitives touched, for incremental checks
+        self.undo: Optional[list] = None  # during a trial: how to undo what the primitives did (see `trial`)
 
     def allocated(self) -> int:
         """How many nodes, links and boxes were ever created (a measure of rewriting work)."""
@@ -193,15 +195,19 @@ class Graph:
         node = Node(next(self._ids), kind, box, data)
         node.ins = [None] * n_in
         node.outs = [None] * n_out
-        self.nodes.add(node)
-        self._members(box).add(node)
+        self._add(self.nodes, node)
+        self._add(self._members(box), node)
+        if self.journals:
+            self._note(nodes=(node,))
         return node
 
     def new_box(self, parent: Optional[Box]) -> Box:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
         box = Box(next(self._ids), parent)
-        self.boxes.add(box)
-        self._children(parent).add(box)
+        self._add(self.boxes, box)
+        self._add(self._children(parent), box)
+        if self.journals:
+            self._note(boxes=(box,))
         return box
 
     def new_boxed(self, level: Optional[Box]) -> tuple[Box, Node]:
@@ -215,7 +221,9 @@ class Graph:
     def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
         link = Link(next(self._ids), type)
-        self.links.add(link)
+        self._add(self.links, link)
+        if self.journals:
+            self._note(links=(link,))
         if src is not None:
             self.set_src(link, *src)
         if dst is not None:
@@ -232,12 +240,20 @@ class Graph:
     def set_src(self, link: Link, node: Node, port: int) -> None:
         """Make `link` the output `port` of `node`."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.journals:
+            self._note(nodes=(node, link.src), links=(link, node.outs[port]))
+        if self.undo is not None:
+            self._keep(link, node)
         link.src, link.src_port = node, port
         node.outs[port] = link
 
     def set_dst(self, link: Link, node: Node, port: int) -> None:
         """Make `link` enter `node` at input `port` (or as a λ's bound variable, port VAR)."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.journals:
+            self._note(nodes=(node, link.dst), links=(link, node.outs[1] if port == VAR else node.ins[port]))
+        if self.undo is not None:
+            self._keep(link, node)
         link.dst, link.dst_port = node, port
         if port == VAR:
             node.outs[1] = link
@@ -251,7 +267,11 @@ class Graph:
         """
         self.version += 1  # a surgery primitive (checks see that the graph changed)
         node, port = upper.dst, upper.dst_port
-        self.links.discard(upper)
+        if self.journals:
+            self._note(nodes=(upper.src, node), links=(lower, upper))
+        if self.undo is not None:
+            self._keep(upper, lower)
+        self._discard(self.links, upper)
         upper.src = upper.dst = None
         if node is not None:
             self.set_dst(lower, node, port)
@@ -264,6 +284,10 @@ class Graph:
     def set_inputs(self, node: Node, links: list[Link]) -> None:
         """Give a contraction-like node exactly these input links, in this order."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.journals:
+            self._note(nodes=(node,), links=node.ins)
+        if self.undo is not None:
+            self._keep(node)
         node.ins = [None] * len(links)
         for i, link in enumerate(links):
             self.set_dst(link, node, i)
@@ -276,17 +300,29 @@ class Graph:
 
     def retype(self, link: Link, etype: EType) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.undo is not None:
+            self._keep(link)
         link.type = etype
+        if self.journals:
+            self._note(links=(link,))
 
     def rekind(self, node: Node, kind: str) -> None:
         """Change a node's kind keeping its ports (turning provisional nodes definitive)."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.undo is not None:
+            self._keep(node)
         node.kind = kind
+        if self.journals:
+            self._note(nodes=(node,))
 
     def add_door(self, box: Box, door: Node) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.undo is not None:
+            self._keep(door, box)
         door.door_of = box
         box.doors.append(door)
+        if self.journals:
+            self._note(nodes=(door,), boxes=(box,))
 
     def join_doors(self, boxes: list[Box]) -> None:
         """Join the i-th auxiliary doors of a box and its copies: ?-doors by a new C_n,
@@ -310,39 +346,144 @@ class Graph:
 
     def remove_door(self, box: Box, door: Node) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        if self.undo is not None:
+            self._keep(box)
         box.doors.remove(door)
+        if self.journals:
+            self._note(boxes=(box,))
         self.delete_node(door)
 
     def delete_node(self, node: Node) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self.nodes.discard(node)
-        self._members(node.box).discard(node)
+        if self.journals:
+            self._note(nodes=(node,), links=(*node.ins, *node.outs))
+        if self.undo is not None:
+            self._keep(node)
+        self._discard(self.nodes, node)
+        self._discard(self._members(node.box), node)
         node.ins = []
         node.outs = []
 
     def delete_link(self, link: Link) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self.links.discard(link)
+        self._discard(self.links, link)
+        if self.journals:
+            self._note(nodes=(link.src, link.dst), links=(link,))
 
     def delete_box(self, box: Box) -> None:
         """Forget the box as a box (its doors and content must already be gone or moved)."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self.boxes.discard(box)
-        self._children(box.parent).discard(box)
+        self._discard(self.boxes, box)
+        self._discard(self._children(box.parent), box)
+        if self.journals:
+            self._note(boxes=(box,))
+
+    # ---- trials: changes that are undone ------------------------------------------------
+    def _add(self, s: set, x) -> None:
+        if x not in s:
+            s.add(x)
+            if self.undo is not None:
+                self.undo.append((s, x, True))
+
+    def _discard(self, s: set, x) -> None:
+        if x in s:
+            s.discard(x)
+            if self.undo is not None:
+                self.undo.append((s, x, False))
+
+    def _keep(self, *objects) -> None:
+        """Save the fields of nodes, links and boxes a primitive is about to change (once per trial)."""
+        saved = self._saved
+        for x in objects:
+            if x is None or x in saved:
+                continue
+            if isinstance(x, Node):
+                saved[x] = (list(x.ins), list(x.outs), x.box, x.door_of, x.kind, x.data)
+            elif isinstance(x, Link):
+                saved[x] = (x.type, x.src, x.src_port, x.dst, x.dst_port)
+            else:
+                saved[x] = (x.principal, list(x.doors), x.parent)
+
+    def begin_trial(self) -> None:
+        """From now on, every primitive records how to undo it; `end_trial` undoes them all.
+        The determinism check runs other orders of a ?-phase this way, on the graph itself,
+        instead of on clones (semantics/checks/determinism.py). Journals do not record
+        during a trial: the graph comes back to where they left it."""
+        assert self.undo is None, "trials do not nest"
+        self.undo = []
+        self._saved: dict = {}
+        self._trial = (self.root, self.allocated() + 1, dict(self._name_next), self.journals)
+        self.journals = []
+
+    def touched_in_trial(self) -> set:
+        """Every node, link and box the trial changed or created so far."""
+        found = set(self._saved)
+        for s, x, _added in self.undo:
+            if s is self.nodes or s is self.links or s is self.boxes:
+                found.add(x)
+        return found
+
+    def end_trial(self) -> None:
+        """Undo every primitive since `begin_trial`: the graph is as it was (same objects)."""
+        for s, x, added in reversed(self.undo):
+            if added:
+                s.discard(x)
+            else:
+                s.add(x)
+        for x, state in self._saved.items():
+            if isinstance(x, Node):
+                x.ins, x.outs, x.box, x.door_of, x.kind, x.data = state
+            elif isinstance(x, Link):
+                x.type, x.src, x.src_port, x.dst, x.dst_port = state
+            else:
+                x.principal, x.doors, x.parent = state
+        self.root, next_id, self._name_next, self.journals = self._trial
+        self._ids = itertools.count(next_id)
+        self.undo = None
+        self._saved = {}
+        self.version += 1
+
+    # ---- the journal of incremental checks -------------------------------------------
+    def _note(self, nodes=(), links=(), boxes=()) -> None:
+        """Record what a primitive touches (before and after: a displaced link, a deleted
+        node's links) in every attached journal; None entries are skipped."""
+        for journal in self.journals:
+            journal.nodes.update(nodes)
+            journal.links.update(links)
+            journal.boxes.update(boxes)
+
+    def _moved(self, box: Box) -> None:
+        """A box is about to change parent: record it with the boxes it was inside."""
+        chain = []
+        b = box.parent
+        while b is not None:
+            chain.append(b)
+            b = b.parent
+        for journal in self.journals:
+            journal.boxes.add(box)
+            journal.moved.append((box, chain))
 
     # ---- boxes ---------------------------------------------------------------
     def move_node(self, node: Node, box: Optional[Box]) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self._members(node.box).discard(node)
+        if self.undo is not None:
+            self._keep(node)
+        self._discard(self._members(node.box), node)
         node.box = box
-        self._members(box).add(node)
+        self._add(self._members(box), node)
+        if self.journals:
+            self._note(nodes=(node,))
 
     def move_box(self, box: Box, parent: Optional[Box]) -> None:
         """Put `box` (with its doors) directly inside `parent`."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self._children(box.parent).discard(box)
+        if self.journals:
+            self._moved(box)
+        if self.undo is not None:
+            self._keep(box)
+        self._discard(self._children(box.parent), box)
         box.parent = parent
-        self._children(parent).add(box)
+        self._add(self._children(parent), box)
         for door in [box.principal, *box.doors]:
             self.move_node(door, parent)
 
@@ -353,9 +494,13 @@ class Graph:
         for node in list(box.nodes):
             self.move_node(node, parent)
         for child in list(box.children):
-            self._children(box).discard(child)
+            if self.journals:
+                self._moved(child)
+            if self.undo is not None:
+                self._keep(child)
+            self._discard(self._children(box), child)
             child.parent = parent
-            self._children(parent).add(child)
+            self._add(self._children(parent), child)
         self.delete_box(box)
 
     def contents(self, box: Box) -> tuple[list[Node], list[Box]]:
@@ -419,7 +564,8 @@ class Graph:
     # ---- names -----------------------------------------------------------------
     def reserve_names(self, names: Iterable[str]) -> None:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
-        self.names_in_use.update(names)
+        for name in names:
+            self._add(self.names_in_use, name)
 
     def fresh_name(self, base: str) -> str:
         """A name never used in this graph: the stem of `base` with a new suffix (a → a.1)."""
@@ -430,7 +576,7 @@ class Graph:
             k += 1
         name = f"{stem}.{k}"
         self._name_next[stem] = k + 1
-        self.names_in_use.add(name)
+        self._add(self.names_in_use, name)
         return name
 
     # ---- copying -----------------------------------------------------------------
@@ -490,11 +636,16 @@ class Graph:
     def rename_everywhere(self, mapping: dict[str, str]) -> None:
         """Apply a renaming of names to the whole graph (types of all links, data of all nodes)."""
         self.version += 1  # a surgery primitive (checks see that the graph changed)
+        for journal in self.journals:
+            journal.everything = True
+        if self.undo is not None:
+            self._keep(*self.links, *self.nodes)
         for link in self.links:
             link.type = link.type.renamed(mapping)
         for n in self.nodes:
             n.data = rename_node_data(n, mapping)
-        self.names_in_use |= set(mapping.values())
+        for name in mapping.values():
+            self._add(self.names_in_use, name)
 
     def names(self) -> set[str]:
         """Every name occurring in the graph."""
@@ -520,6 +671,10 @@ class Graph:
         mapping = {a: self.fresh_name(a) for a in sorted(found - keep)}
         if not mapping:
             return mapping
+        if self.journals:
+            self._note(nodes=nodes, links=links)
+        if self.undo is not None:
+            self._keep(*links, *nodes)
         for link in links:
             link.type = link.type.renamed(mapping)
         for n in nodes:

@@ -35,6 +35,7 @@ test_parameter_preservation = PROPERTY(suite.build("parameters", CONFIG))
 test_split_contractions = PROPERTY(suite.build("contractions", CONFIG))
 test_symbolic_field_agrees_with_exact_runs = PROPERTY(suite.build("symbolic", CONFIG))
 test_programs_are_never_refuted_against_themselves = PROPERTY(suite.build("equivalence", CONFIG))
+test_incremental_checks_agree_with_whole_graph_checks = PROPERTY(suite.build("incremental", CONFIG))
 
 
 @PROPERTY

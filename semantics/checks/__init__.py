@@ -71,27 +71,33 @@ def changes_graph(rule_id: str) -> bool:
     return not rule_id.startswith("pass.") and rule_id not in GRAPH_KEEPING
 
 
+MODES = ("exhaustive", "full", "sampled")
+
+
 class Policy:
-    """When a whole-graph check runs. Pass transitions only move the token (their functions
-    never touch the graph), so only rewrites are checked.
+    """When a whole-graph condition is checked. Pass transitions only move the token (their
+    functions never touch the graph), so only rewrites are checked.
     - "exhaustive": after every rewrite — also those meant only to lower a flag (rw.op.keep,
       box.close, copy.pass), so that a rule changing the graph when it should not is caught —
-      and at the end of the run. O(graph) each: quadratic over a long run.
+      and at the end of the run; *incrementally*: only what the graph's journal says the
+      rewrite touched is re-examined (semantics.journal), with the verdicts of `full`.
+    - "full": the same schedule, every condition recomputed on the whole graph: O(graph) per
+      rewrite, quadratic over a run. The reference the incremental checks are tested against.
     - "sampled": after the graph-changing rewrites numbered 1..64, then at powers of two
-      (128, 256, …), and at the end of the run: O(graph · log n) over a run. A broken
-      invariant that persists is still found, later than its step.
+      (128, 256, …), and at the end of the run, re-examining everything touched since the
+      last look. A broken invariant that persists is still found, later than its step.
     """
 
     def __init__(self, mode: str = "exhaustive"):
-        if mode not in ("exhaustive", "sampled"):
-            raise ValueError(f"check mode {mode!r}: exhaustive or sampled")
+        if mode not in MODES:
+            raise ValueError(f"check mode {mode!r}: one of {', '.join(MODES)}")
         self.mode = mode
         self.count = 0
 
     def due(self, rule_id: str) -> bool:
         if rule_id.startswith("pass."):
             return False
-        if self.mode == "exhaustive":
+        if self.mode != "sampled":
             return True
         if not changes_graph(rule_id):
             return False
@@ -102,17 +108,35 @@ class Policy:
 
 class GraphCheck(Check):
     """A check of a property of the whole graph: run on the initial state, after rewrites
-    (on the Policy's schedule) and on the last state; the first problem found is raised."""
+    (on the Policy's schedule) and on the last state; the first problem found is raised.
+
+    A subclass gives `problems(machine)` (the whole graph) and may give
+    `problems_touched(machine, journal)`, the incremental form: the problems among what the
+    journal says changed since the last look, given that the state looked at then had none.
+    Every check ran on a state without problems (else the run stopped there), so that
+    premise always holds; `full` mode, and a journal that says `everything`, use `problems`."""
 
     options = ("check_mode",)
 
     def __init__(self, check_mode: str = "exhaustive"):
         self.policy = Policy(check_mode)
         self.seen: tuple = (None, -1)  # (graph, version) last checked
+        self.journal = None
+
+    @property
+    def incremental(self) -> bool:
+        return self.policy.mode != "full" and type(self).problems_touched is not GraphCheck.problems_touched
 
     def problems(self, machine) -> list[tuple[str, list]]:
         """(message, nodes) for every problem of the current graph."""
         raise NotImplementedError
+
+    def problems_touched(self, machine, journal) -> list[tuple[str, list]]:
+        """The incremental form of `problems` (optional)."""
+        raise NotImplementedError
+
+    def start_incremental(self, machine) -> None:
+        """Build what `problems_touched` keeps up to date (the whole graph, once)."""
 
     def initial(self, machine) -> None:
         self.check(machine)
@@ -125,11 +149,30 @@ class GraphCheck(Check):
             self.check(machine)
 
     def at_end(self, machine, outcome) -> None:
-        self.check(machine)  # the last state, whatever the schedule
+        try:
+            self.check(machine)  # the last state, whatever the schedule
+        finally:
+            if self.journal is not None:
+                self.journal.detach(machine.graph)
 
     def check(self, machine) -> None:
-        self.seen = (machine.graph, machine.graph.version)
-        problems = self.problems(machine)
+        graph = machine.graph
+        if not self.incremental:
+            problems = self.problems(machine)
+        elif self.seen[0] is graph and not self.journal.everything:
+            problems = self.problems_touched(machine, self.journal)
+            self.journal.clear()
+        else:  # the first look at this graph: the whole of it, and a journal from now on
+            from ..journal import Journal
+
+            if self.journal is not None and self.seen[0] is not None:
+                self.journal.detach(self.seen[0])
+            self.journal = Journal()
+            problems = self.problems(machine)
+            if not problems:
+                self.start_incremental(machine)
+            self.journal.attach(graph)
+        self.seen = (graph, graph.version)
         if problems:
             message, nodes = problems[0]
             more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""

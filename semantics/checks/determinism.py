@@ -2,28 +2,38 @@
 the ?-rewrites does not matter: every order of one ?-phase ends in the same state, up to
 name permutation.
 
-Every order of a ?-phase shares its prefix up to the first state that offers a choice of
-?-rewrite: there (and only in phases that have one) the state is cloned; when the phase ends
-(box.close), the other orders are run on clones from that snapshot and each end state is
-compared with the machine's (networkx isomorphism respecting node kinds and data,
-port order, link types up to renaming of names, box structure, token position, stacks).
+Every order of a ?-phase shares its prefix up to the first state S that offers a choice of
+?-rewrite: there (and only in phases that have one) the other orders are run — on the
+machine's own graph, inside a *trial* whose surgery is undone afterwards (Graph.begin_trial
+/ end_trial), not on clones. Every order starts from S, so the elements no order touched are
+the same objects in every end state; the end states are compared on the region the orders
+touched (compare.canonical_region: the rest fixed, the names the phase created renamed, a
+box's doors a set), which costs O(that region), not O(graph). Two passes: the first runs
+every order to learn the region (the union of what each touched), the second describes each
+end state on it. An order that gets stuck, or whose end state differs, is a violation. The
+machine then goes on from S, which the trials left as it was.
+
 A box's auxiliary doors are compared as a set, as in the paper: absorption appends the
 absorbed box's doors to the list, so the order of doors records the order of absorptions,
 a representation detail (docs/INVARIANTS.md).
 
+With check mode `full` the reference runs instead: the state at the first choice is cloned,
+the other orders run on clones, and their end states are compared with the machine's own
+(at box.close) by canonical forms of the whole graph — O(graph) per order.
+
 Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
-exhaustively; a larger one by `determinism_paths` random orders (seeded, reproducible).
-Phases with a single order are skipped (nothing is cloned for them). With
-`check_mode="sampled"`, ?-phases numbered 1..16 and then powers of two are due, and a due
-phase with no choice passes its turn to the next phase that has one; other phases cost
-nothing. Cost: up to determinism_paths ×
-(phase length + clone of the graph + isomorphism test) per explored phase.
+exhaustively; a larger one by the first order and `determinism_paths` random orders (seeded,
+reproducible). Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases
+numbered 1..16 and then powers of two are due, and a due phase with no choice passes its
+turn to the next phase that has one; other phases cost nothing. Cost: up to
+2 × (determinism_paths + 1) × (phase length + size of the region) per explored phase.
 """
 
 from __future__ import annotations
 
 import random
 
+from ..rules import REGISTRY
 from . import Check
 
 
@@ -35,17 +45,15 @@ class Determinism(Check):
         self.limit = determinism_paths
         self.mode = check_mode
         self.rng = random.Random(determinism_seed)
-        self.snapshot = None
         self.phase_count = 0  # ?-phases seen
         self.due = False  # the sampling schedule wants the next phase with a choice explored
         self.watching = False  # looking for this phase's first choice
         self.phases = 0  # phases explored
         self.explored = 0
         self.sampled_phases = 0
+        self.snapshot = None
 
     def after(self, machine, rule_id, redex) -> None:
-        from ..gc import mirror
-
         if rule_id == "pass.bang.up":  # a ?-phase starts
             self.phase_count += 1
             k = self.phase_count
@@ -53,20 +61,122 @@ class Determinism(Check):
             self.watching = self.due
             self.snapshot = None
         elif rule_id == "box.close":  # it ends
-            snapshot, self.snapshot, self.watching = self.snapshot, None, False
-            if snapshot is not None:
-                self.due = False
-                self._compare(machine, snapshot)
+            self.watching = False
+            snapshot, self.snapshot = self.snapshot, None
+            if snapshot is not None:  # check mode full: compare the clones' ends with this one
+                self._compare_clones(machine, snapshot)
             return
         if self.watching and machine.token.flag == "?":
-            # Every order of the phase shares its prefix up to the first state offering a
-            # choice: the other orders are explored from there (one clone per phase).
             from ..rules.open_box import candidates
 
             if len(candidates(machine, limit=2)) > 1:
-                self.snapshot = mirror(machine)
                 self.watching = False
+                self.due = False
+                if self.mode == "full":  # the reference: the orders run on clones, compared at box.close
+                    from ..gc import mirror
 
+                    self.snapshot = mirror(machine)
+                else:
+                    self._explore(machine)
+
+    # ---- orders of the phase, inside trials ------------------------------------------------
+    def _begin(self, machine) -> None:
+        from ..gc import Collector
+
+        t = machine.token
+        self._saved_token = (t.position, t.direction, t.flag, list(t.stack), list(t.box_stack))
+        self._collectors = [o.__self__ for o in machine.after if isinstance(getattr(o, "__self__", None), Collector)]
+        self._saved_counts = [c.counts.copy() for c in self._collectors]
+        self._first_new = machine.graph.allocated() + 1  # ids from here on are the trial's
+        machine.graph.begin_trial()
+
+    def _apply(self, machine, option) -> None:
+        rule_id, redex = option
+        REGISTRY[rule_id].apply(machine, *redex)
+        for c in self._collectors:
+            c._after(machine, rule_id, redex)
+
+    def _undo(self, machine) -> None:
+        machine.graph.end_trial()
+        t = machine.token
+        t.position, t.direction, t.flag, stack, box_stack = self._saved_token
+        t.stack[:] = stack
+        t.box_stack[:] = box_stack
+        for c, counts in zip(self._collectors, self._saved_counts):
+            c.counts = counts
+
+    def _order(self, machine, choices: list, sample: bool, region=None):
+        """In a trial from the current state (S): take choices[k] at the k-th state with a
+        choice (0 past the given ones, or a random one when sampling) until box.close, and
+        describe the end state on what the order touched (or on `region` and the order's new
+        elements). Returns (options per choice, old elements touched, description)."""
+        from ..compare import canonical_region
+
+        self._begin(machine)
+        g = machine.graph
+        counts, k = [], 0
+        try:
+            while True:
+                options = machine.enabled()
+                if not options:
+                    raise self.fail(f"an order of this ?-phase gets stuck (choices {choices}): {machine.describe()}")
+                i = 0
+                if len(options) > 1:
+                    if k < len(choices):
+                        i = choices[k]
+                    else:
+                        i = self.rng.randrange(len(options)) if sample else 0
+                        choices.append(i)
+                    counts.append(len(options))
+                    k += 1
+                self._apply(machine, options[i])
+                if options[i][0] == "box.close":
+                    break
+            touched = g.touched_in_trial()
+            old = {x for x in touched if x.id < self._first_new}
+            new_names = {x for s, x, added in g.undo if s is g.names_in_use and added}
+            described = canonical_region(g, machine.token, touched if region is None else region | (touched - old), new_names)
+        finally:
+            self._undo(machine)
+        return counts, old, described
+
+    def _explore(self, machine) -> None:
+        """Every order of the phase from here (at most `determinism_paths`; else the first
+        and that many random ones), each in a trial; all must end in one state. Each end
+        state is described on what its order touched; if the orders touched different
+        elements of S, all are described again on the union."""
+        self.phases += 1
+        runs = []  # (choices, old touched, description)
+        choices: list = []
+        while True:
+            counts, old, described = self._order(machine, choices, sample=False)
+            runs.append((list(choices), old, described))
+            k = len(choices) - 1
+            while k >= 0 and choices[k] + 1 >= counts[k]:
+                k -= 1
+            if k < 0:
+                break
+            if len(runs) >= self.limit:
+                self.sampled_phases += 1
+                runs = runs[:1]
+                for _ in range(self.limit):
+                    sampled: list = []
+                    _counts, old, described = self._order(machine, sampled, sample=True)
+                    runs.append((sampled, old, described))
+                break
+            choices = choices[:k] + [choices[k] + 1]
+        self.explored += len(runs)
+        if any(old != runs[0][1] for _c, old, _d in runs):
+            region = set().union(*(old for _c, old, _d in runs))
+            runs = [(c, old, self._order(machine, list(c), sample=False, region=region)[2]) for c, old, _d in runs]
+        first = runs[0]
+        for c, _old, described in runs[1:]:
+            if described != first[2]:
+                raise self.fail(
+                    f"another order of this ?-phase reaches a different state (not isomorphic up to names): choices {c} against {first[0]}"
+                )
+
+    # ---- the reference (check mode full): whole-state clones, canonical forms of the whole graph ----
     def _ends(self, start, sample: bool):
         """End states (flag !) of the phase from `start`: all orders, or one random order."""
         from ..gc import mirror as clone_machine
@@ -97,7 +207,7 @@ class Determinism(Check):
                     yield m, "closed"
                     break
 
-    def _compare(self, machine, snapshot) -> None:
+    def _compare_clones(self, machine, snapshot) -> None:
         from ..compare import canonical
         from ..gc import mirror as clone_machine
 

@@ -108,74 +108,143 @@ def _level_of_link_end(link: G.Link, node: G.Node, as_src: bool):
     return node.box
 
 
+def node_problems(graph: G.Graph, n: G.Node) -> list[tuple[str, list]]:
+    """A live node: its arity, its ports' links pointing back to it, its signature, its
+    level's member set, and (a ¡) that it is one of (p⃗)‡."""
+    problems: list[tuple[str, list]] = []
+    arity = ARITY.get(n.kind)
+    if arity is None:
+        return [(f"unknown node kind {n.kind}", [n])]
+    n_in, n_out = arity
+    if (n_in is not None and len(n.ins) != n_in) or len(n.outs) != n_out:
+        return [(f"{n!r} has {len(n.ins)} inputs and {len(n.outs)} outputs", [n])]
+    ok = True
+    for i, link in enumerate(n.ins):
+        if link is None or link.dst is not n or link.dst_port != i or link not in graph.links:
+            problems.append((f"input {i} of {n!r} is not connected back to it", [n]))
+            ok = False
+    for j, link in enumerate(n.outs):
+        var = n.kind == G.LAM and j == 1
+        if link is None or link not in graph.links:
+            problems.append((f"output {j} of {n!r} has no link", [n]))
+            ok = False
+        elif var and (link.dst is not n or link.dst_port != G.VAR):
+            problems.append((f"the bound variable of {n!r} does not enter it", [n]))
+            ok = False
+        elif not var and (link.src is not n or link.src_port != j):
+            problems.append((f"output {j} of {n!r} is not connected back to it", [n]))
+            ok = False
+    if ok:
+        for what in signature_problems(n):
+            problems.append((f"{n!r}: {what}", [n]))
+    members = graph.top if n.box is None else n.box.nodes
+    if n not in members:
+        problems.append((f"{n!r} is missing from its level's member set", [n]))
+    if n.kind == G.PBANG and n not in _param_set(graph):
+        problems.append(("a ¡-node outside (p⃗)‡", [n]))
+    return problems
+
+
+def _param_set(graph: G.Graph) -> set:
+    """The ¡-nodes of (p⃗)‡ as a set (graph.params never changes after translation)."""
+    cached = getattr(graph, "_param_set_cache", None)
+    if cached is None or cached[0] != len(graph.params):
+        cached = (len(graph.params), set(graph.params))
+        graph._param_set_cache = cached
+    return cached[1]
+
+
+def link_problems(graph: G.Graph, link: G.Link) -> list[tuple[str, list]]:
+    """A live link: a source unless it is the root, a target, live ends, no box border
+    crossed except through a door."""
+    problems: list[tuple[str, list]] = []
+    if link.src is None and link is not graph.root:
+        problems.append((f"{link!r} has no source but is not the root", []))
+    if link.dst is None:
+        problems.append((f"{link!r} is a dangling output (a closed composite graph has none)", [link.src]))
+    if link.src is not None and link.dst is not None:
+        if link.src not in graph.nodes or link.dst not in graph.nodes:
+            problems.append((f"{link!r} touches a deleted node", [link.src, link.dst]))
+        elif link.dst_port != G.VAR and _level_of_link_end(link, link.src, True) is not _level_of_link_end(link, link.dst, False):
+            problems.append((f"{link!r} crosses a box border other than through a door", [link.src, link.dst]))
+    return problems
+
+
+def box_problems(graph: G.Graph, box: G.Box) -> list[tuple[str, list]]:
+    """A live box: a principal door at the level outside it, well-formed auxiliary doors, a
+    place among its parent's children."""
+    problems: list[tuple[str, list]] = []
+    p = box.principal
+    if p is None or p.kind != G.BANG or p.door_of is not box or p.box is not box.parent:
+        problems.append((f"{box!r} has no principal door at the level outside it", [p]))
+    for d in box.doors:
+        if d.kind not in (G.WHY, G.PWHY) or d.door_of is not box or d.box is not box.parent or d not in graph.nodes:
+            problems.append((f"{box!r} has a malformed auxiliary door {d!r}", [d]))
+    siblings = graph.top_boxes if box.parent is None else box.parent.children
+    if box not in siblings:
+        problems.append((f"{box!r} is missing from its parent's children", []))
+    return problems
+
+
+def root_problems(graph: G.Graph) -> list[tuple[str, list]]:
+    if graph.root is None or graph.root.src is not None or graph.root.dst is None:
+        return [("the root is missing or not an input", [])]
+    if graph.root.type.kind != "":
+        return [(f"the root has type {graph.root.type}, not a term type", [])]
+    return []
+
+
+def param_problems(graph: G.Graph, params, which=None) -> list[tuple[str, list]]:
+    """The ¡-constants of (p⃗)‡ are the initial ones, in order, at the top level, over
+    unchanged values (`which`: only these positions)."""
+    if [p for p in graph.params] != [p for p, _ in params]:
+        return [("the ¡-constants changed or were reordered", [p for p, _ in params])]
+    problems: list[tuple[str, list]] = []
+    for i in range(len(params)) if which is None else sorted(which):
+        p, initial = params[i]
+        value = p.outs[0].dst.data if p.outs and p.outs[0] is not None and p.outs[0].dst is not None else None
+        if value != initial or p not in graph.nodes or p.box is not None:
+            problems.append((f"the ¡-constant {p!r} changed (was {initial}, is {value})", [p]))
+    return problems
+
+
 def form_problems(graph: G.Graph, params=None) -> list[tuple[str, list]]:
+    """The whole-graph check (the reference of the incremental one)."""
     problems: list[tuple[str, list]] = []
     for n in graph.nodes:
-        arity = ARITY.get(n.kind)
-        if arity is None:
-            problems.append((f"unknown node kind {n.kind}", [n]))
-            continue
-        n_in, n_out = arity
-        if (n_in is not None and len(n.ins) != n_in) or len(n.outs) != n_out:
-            problems.append((f"{n!r} has {len(n.ins)} inputs and {len(n.outs)} outputs", [n]))
-            continue
-        ok = True
-        for i, link in enumerate(n.ins):
-            if link is None or link.dst is not n or link.dst_port != i or link not in graph.links:
-                problems.append((f"input {i} of {n!r} is not connected back to it", [n]))
-                ok = False
-        for j, link in enumerate(n.outs):
-            var = n.kind == G.LAM and j == 1
-            if link is None or link not in graph.links:
-                problems.append((f"output {j} of {n!r} has no link", [n]))
-                ok = False
-            elif var and (link.dst is not n or link.dst_port != G.VAR):
-                problems.append((f"the bound variable of {n!r} does not enter it", [n]))
-                ok = False
-            elif not var and (link.src is not n or link.src_port != j):
-                problems.append((f"output {j} of {n!r} is not connected back to it", [n]))
-                ok = False
-        if ok:
-            for what in signature_problems(n):
-                problems.append((f"{n!r}: {what}", [n]))
-        members = graph.top if n.box is None else n.box.nodes
-        if n not in members:
-            problems.append((f"{n!r} is missing from its level's member set", [n]))
+        problems += node_problems(graph, n)
     for link in graph.links:
-        if link.src is None and link is not graph.root:
-            problems.append((f"{link!r} has no source but is not the root", []))
-        if link.dst is None:
-            problems.append((f"{link!r} is a dangling output (a closed composite graph has none)", [link.src]))
-        if link.src is not None and link.dst is not None:
-            if link.src not in graph.nodes or link.dst not in graph.nodes:
-                problems.append((f"{link!r} touches a deleted node", [link.src, link.dst]))
-            elif link.dst_port != G.VAR and _level_of_link_end(link, link.src, True) is not _level_of_link_end(link, link.dst, False):
-                problems.append((f"{link!r} crosses a box border other than through a door", [link.src, link.dst]))
-    if graph.root is None or graph.root.src is not None or graph.root.dst is None:
-        problems.append(("the root is missing or not an input", []))
-    elif graph.root.type.kind != "":
-        problems.append((f"the root has type {graph.root.type}, not a term type", []))
+        problems += link_problems(graph, link)
+    problems += root_problems(graph)
     for box in graph.boxes:
-        p = box.principal
-        if p is None or p.kind != G.BANG or p.door_of is not box or p.box is not box.parent:
-            problems.append((f"{box!r} has no principal door at the level outside it", [p]))
-        for d in box.doors:
-            if d.kind not in (G.WHY, G.PWHY) or d.door_of is not box or d.box is not box.parent or d not in graph.nodes:
-                problems.append((f"{box!r} has a malformed auxiliary door {d!r}", [d]))
-        siblings = graph.top_boxes if box.parent is None else box.parent.children
-        if box not in siblings:
-            problems.append((f"{box!r} is missing from its parent's children", []))
+        problems += box_problems(graph, box)
     if params is not None:
-        current = [(p, p.outs[0].dst.data if p.outs and p.outs[0] is not None and p.outs[0].dst is not None else None) for p in graph.params]
-        if [p for p, _ in current] != [p for p, _ in params]:
-            problems.append(("the ¡-constants changed or were reordered", [p for p, _ in params]))
-        else:
-            for (p, value), (_p, initial) in zip(current, params):
-                if value != initial or p not in graph.nodes or p.box is not None:
-                    problems.append((f"the ¡-constant {p!r} changed (was {initial}, is {value})", [p]))
-    pbangs = [n for n in graph.nodes if n.kind == G.PBANG]
-    if params is not None and len(pbangs) != len(graph.params):
-        problems.append(("a ¡-node outside (p⃗)‡", [n for n in pbangs if n not in graph.params]))
+        problems += param_problems(graph, params)
+    return problems
+
+
+def form_problems_touched(graph: G.Graph, params, nodes, links, boxes, index=None) -> list[tuple[str, list]]:
+    """The same conditions on what the journal names (semantics.journal.touched): each
+    condition above reads only its element and the element's neighbours, and a primitive
+    that changes a neighbour touches the element too (the journal records both sides)."""
+    problems: list[tuple[str, list]] = []
+    for n in nodes:
+        problems += node_problems(graph, n)
+    for link in links:
+        problems += link_problems(graph, link)
+    problems += root_problems(graph)
+    for box in boxes:
+        problems += box_problems(graph, box)
+    if params is not None:
+        if index is None:
+            index = {p: i for i, (p, _) in enumerate(params)}
+        which = set()
+        for n in nodes:
+            if n in index:
+                which.add(index[n])
+            elif n.kind == G.CONST and n.ins and n.ins[0] is not None and n.ins[0].src in index:
+                which.add(index[n.ins[0].src])
+        problems += param_problems(graph, params, which)
     return problems
 
 
@@ -184,7 +253,13 @@ class Form(GraphCheck):
 
     def initial(self, machine) -> None:
         self.params = [(p, p.outs[0].dst.data) for p in machine.graph.params]
+        self.index = {p: i for i, (p, _) in enumerate(self.params)}
         super().initial(machine)
 
     def problems(self, machine):
         return form_problems(machine.graph, self.params)
+
+    def problems_touched(self, machine, journal):
+        from ..journal import touched
+
+        return form_problems_touched(machine.graph, self.params, *touched(machine.graph, journal), index=self.index)

@@ -180,8 +180,366 @@ def graph_problems_now(machine) -> list[tuple[str, list]]:
     return problems
 
 
+
+
+# ---- the incremental form ------------------------------------------------------------------
+# The box-path graph again, as functions of one vertex (a node or a link) instead of a
+# table of the whole graph: successors and predecessors, all links (kind None) or only the
+# links of one kind ("!" or "¡") with every node.
+
+def _is_root_of_box(link: G.Link):
+    src = link.src
+    return src.door_of if src is not None and src.kind == G.BANG and src.door_of is not None else None
+
+
+def _door_box(link: G.Link):
+    """The box whose door this link is the inner link of, if it is one."""
+    d = link.dst
+    if d is not None and d.kind in (G.WHY, G.PWHY) and d.door_of is not None and link.dst_port == 0:
+        return d.door_of
+    return None
+
+
+def succ_all(v):
+    if isinstance(v, G.Link):
+        out = [v.dst] if v.dst is not None else []
+        box = _is_root_of_box(v)
+        if box is not None:
+            out += [d.ins[0] for d in box.doors if d.ins and d.ins[0] is not None]
+        return out
+    return [l for l in v.outs if l is not None and l.src is v]
+
+
+def pred_all(v):
+    if isinstance(v, G.Link):
+        out = [v.src] if v.src is not None else []
+        box = _door_box(v)
+        if box is not None and box.principal is not None and box.principal.outs and box.principal.outs[0] is not None:
+            out.append(box.principal.outs[0])
+        return out
+    out = [l for l in v.ins if l is not None]
+    if v.kind == G.LAM and len(v.outs) > 1 and v.outs[1] is not None and v.outs[1].dst is v:
+        out.append(v.outs[1])
+    return out
+
+
+def succ_kind(v, kind):
+    if isinstance(v, G.Link):
+        return [v.dst] if v.dst is not None and v.type.kind == kind else []
+    out = [l for l in v.outs if l is not None and l.src is v and l.type.kind == kind]
+    if v.kind == G.BANG and v.door_of is not None:
+        out += [d.ins[0] for d in v.door_of.doors if d.ins and d.ins[0] is not None and d.ins[0].type.kind == kind]
+    return out
+
+
+def pred_kind(v, kind):
+    if isinstance(v, G.Link):
+        if v.type.kind != kind:
+            return []
+        out = [v.src] if v.src is not None else []
+        box = _door_box(v)
+        if box is not None and box.principal is not None:
+            out.append(box.principal)
+        return out
+    out = [l for l in v.ins if l is not None and l.type.kind == kind]
+    if v.kind == G.LAM and len(v.outs) > 1 and v.outs[1] is not None and v.outs[1].dst is v and v.outs[1].type.kind == kind:
+        out.append(v.outs[1])
+    return out
+
+
+class _Order:
+    """A topological order of the kind-restricted box-path graph kept up to date under edge
+    insertions (Pearce and Kelly, "A dynamic topological sort algorithm for directed acyclic
+    graphs", JEA 2006): an edge x→y inserted against the order is repaired by searching only
+    the vertices whose positions lie between y and x; reaching x from y is a cycle.
+    Deleted edges never break an order, so they need nothing."""
+
+    GAP = 1024.0
+
+    def __init__(self, graph: G.Graph, kind: str):
+        self.kind = kind
+        self.pos: dict = {}
+        vertices = list(graph.nodes) + [l for l in graph.links if l.type.kind == kind]
+        indeg = {v: 0 for v in vertices}
+        for v in vertices:
+            for w in succ_kind(v, kind):
+                if w in indeg:
+                    indeg[w] += 1
+        queue = deque(v for v, d in indeg.items() if d == 0)
+        k = 0
+        while queue:
+            v = queue.popleft()
+            k += 1
+            self.pos[v] = k * self.GAP
+            for w in succ_kind(v, kind):
+                if w in indeg:
+                    indeg[w] -= 1
+                    if indeg[w] == 0:
+                        queue.append(w)
+        self.top = (k + 1) * self.GAP
+
+    def _place(self, v) -> None:
+        """A new vertex: between its placed predecessors and successors when there is room."""
+        lo = max((self.pos[p] for p in pred_kind(v, self.kind) if p in self.pos), default=None)
+        hi = min((self.pos[s] for s in succ_kind(v, self.kind) if s in self.pos), default=None)
+        if lo is None and hi is None:
+            self.top += self.GAP
+            self.pos[v] = self.top
+        elif hi is None:
+            self.pos[v] = lo + self.GAP if lo + self.GAP < self.top else (lo + self.top) / 2
+            if self.pos[v] == lo:
+                self._renumber()
+                self.pos[v] = self.top = self.top + self.GAP
+        elif lo is None or lo >= hi:
+            self.pos[v] = hi - self.GAP if lo is None else (lo + hi) / 2  # against the order: repaired by insert()
+        else:
+            self.pos[v] = (lo + hi) / 2
+            if not lo < self.pos[v] < hi:
+                self._renumber()
+                self.top += self.GAP
+                self.pos[v] = self.top
+
+    def _renumber(self) -> None:
+        for i, v in enumerate(sorted(self.pos, key=self.pos.__getitem__), start=1):
+            self.pos[v] = i * self.GAP
+        self.top = (len(self.pos) + 1) * self.GAP
+
+    def insert(self, x, y):
+        """The edge x→y is in the graph: repair the order; the vertices of a cycle through it, if any."""
+        pos = self.pos
+        ub, lb = pos[x], pos[y]
+        if ub < lb:
+            return None
+        forward, stack, seen = [], [y], {y}
+        while stack:
+            v = stack.pop()
+            forward.append(v)
+            for w in succ_kind(v, self.kind):
+                if w is x:
+                    return [u for u in forward if isinstance(u, G.Node)] + ([x] if isinstance(x, G.Node) else [])
+                if w in pos and pos[w] < ub and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        backward, stack, seen_b = [], [x], {x}
+        while stack:
+            v = stack.pop()
+            backward.append(v)
+            for w in pred_kind(v, self.kind):
+                if w in pos and pos[w] > lb and w not in seen_b:
+                    seen_b.add(w)
+                    stack.append(w)
+        backward.sort(key=pos.__getitem__)
+        forward.sort(key=pos.__getitem__)
+        slots = sorted(pos[v] for v in backward + forward)
+        for v, p in zip(backward + forward, slots):
+            pos[v] = p
+        return None
+
+    def update(self, vertices) -> list:
+        """After a transition: place new vertices, then insert every edge at them."""
+        kind = self.kind
+        live = [v for v in vertices if isinstance(v, G.Node) or v.type.kind == kind]
+        for v in live:
+            if v not in self.pos:
+                self._place(v)
+        for v in live:
+            for w in succ_kind(v, kind):
+                if w not in self.pos:
+                    self._place(w)
+                cycle = self.insert(v, w)
+                if cycle is not None:
+                    return cycle
+            for w in pred_kind(v, kind):
+                if w not in self.pos:
+                    self._place(w)
+                cycle = self.insert(w, v)
+                if cycle is not None:
+                    return cycle
+        return []
+
+    def forget(self, vertices) -> None:
+        for v in vertices:
+            self.pos.pop(v, None)
+
+
+class _Guards:
+    """The covering conditions as guarded targets: a λ's bound-variable link must not be
+    reachable from the root without passing the λ's input; an A- or P-node must not be
+    reachable from the root without passing a ?-node. For each guard, the region is what a
+    backward search from its target meets before its blockers; the guard holds iff the root
+    is not in it (the same verdict as dominators / the forward search). A transition can
+    change a region only where an edge changed, and every changed edge has a touched end:
+    so only the guards whose region holds a touched vertex (or whose own node was touched)
+    are searched again (see `update`)."""
+
+    def __init__(self, graph: G.Graph):
+        self.region: dict = {}  # guard node -> set of vertices
+        self.index: dict = {}  # vertex -> set of guard nodes
+        self.problems: dict = {}  # guard node -> problem
+        self.exact: dict = {}  # guard node -> size of its region when last searched from scratch
+        for n in graph.nodes:
+            self.refresh(graph, n)
+
+    @staticmethod
+    def _is_guard(n: G.Node) -> bool:
+        return (n.kind == G.LAM and len(n.outs) > 1 and n.outs[1] is not None) or n.kind in (G.ABD, G.PROJ)
+
+    def _drop(self, n) -> None:
+        for v in self.region.pop(n, ()):
+            guards = self.index.get(v)
+            if guards is not None:
+                guards.discard(n)
+                if not guards:
+                    del self.index[v]
+        self.problems.pop(n, None)
+        self.exact.pop(n, None)
+
+    def refresh(self, graph: G.Graph, n: G.Node) -> None:
+        self._drop(n)
+        if n not in graph.nodes or not self._is_guard(n) or graph.root is None:
+            return
+        if n.kind == G.LAM:
+            target, blocked = n.outs[1], (lambda v, inp=n.ins[0]: v is inp)
+        else:
+            target, blocked = n, (lambda v: isinstance(v, G.Node) and v.kind == G.WHY)
+        region = {target}
+        stack = [target]
+        root = graph.root
+        reached = target is root
+        while stack:
+            v = stack.pop()
+            for w in pred_all(v):
+                if w not in region and not blocked(w):
+                    region.add(w)
+                    stack.append(w)
+                    if w is root:
+                        reached = True
+        self.region[n] = region
+        self.exact[n] = len(region)
+        for v in region:
+            self.index.setdefault(v, set()).add(n)
+        if reached:
+            if n.kind == G.LAM:
+                self.problems[n] = (f"the bound variable of {n!r} is not covered by its input", [n])
+            else:
+                self.problems[n] = (f"{n!r} is reachable from the root by a box-path crossing no ?-node", [n])
+
+    def _blocked(self, n: G.Node, v) -> bool:
+        if n.kind == G.LAM:
+            return v is n.ins[0]
+        return isinstance(v, G.Node) and v.kind == G.WHY
+
+    def update(self, graph: G.Graph, vertices) -> list:
+        """A guard whose own node was touched is searched again from scratch. Otherwise its
+        region only grows from where an edge into it may have appeared: from the touched
+        vertices in it, and from touched vertices entering it (a new predecessor, or a ?-node
+        that stopped being one). A region is kept as a superset (what an edge deletion
+        removed stays), which can only make the root seem reachable: that is confirmed by a
+        search from scratch, as is a region grown to twice its exact size."""
+        recompute, seeds = set(), {}
+        for v in vertices:
+            if isinstance(v, G.Node) and (v in self.region or self._is_guard(v)):
+                recompute.add(v)
+            for n in self.index.get(v, ()):
+                seeds.setdefault(n, []).append(v)
+            for w in succ_all(v):
+                for n in self.index.get(w, ()):
+                    seeds.setdefault(n, []).append(v)
+        root = graph.root
+        for n, starts in seeds.items():
+            if n in recompute:
+                continue
+            region = self.region[n]
+            stack = []
+            for v in starts:
+                if self._blocked(n, v):
+                    continue
+                if v not in region:
+                    region.add(v)
+                    self.index.setdefault(v, set()).add(n)
+                stack.append(v)
+            grown = False
+            while stack:
+                v = stack.pop()
+                for w in pred_all(v):
+                    if w not in region and not self._blocked(n, w):
+                        region.add(w)
+                        self.index.setdefault(w, set()).add(n)
+                        stack.append(w)
+                        grown = True
+            if root in region or (grown and len(region) > 2 * self.exact[n] + 64):
+                recompute.add(n)
+        for n in recompute:
+            self.refresh(graph, n)
+        return [self.problems[n] for n in recompute if n in self.problems]
+
+
+class GraphIndex:
+    """The graph criterion kept up to date from a journal (the incremental form of
+    `graph_problems`, with its verdicts)."""
+
+    def __init__(self, graph: G.Graph):
+        self.orders = {kind: _Order(graph, kind) for kind in ("!", "¡")}
+        self.guards = _Guards(graph)
+
+    @staticmethod
+    def vertices(graph: G.Graph, journal) -> list:
+        """The live vertices at which an edge may have appeared or a guard changed: the
+        touched nodes and links (semantics.journal.touched), and for a box whose doors or
+        principal changed, its root and the inner links of its doors (the jumps)."""
+        from ..journal import touched
+
+        nodes, links, boxes = touched(graph, journal)
+        for n in nodes:
+            if n.door_of is not None:
+                boxes.add(n.door_of)
+        for box in boxes:
+            p = box.principal
+            if p is not None and p in graph.nodes:
+                nodes.add(p)
+                if p.outs and p.outs[0] is not None:
+                    links.add(p.outs[0])
+            for d in box.doors:
+                if d.ins and d.ins[0] is not None and d.ins[0] in graph.links:
+                    links.add(d.ins[0])
+        if graph.root is not None:
+            links.add(graph.root)
+        return [*nodes, *links]
+
+    def update(self, graph: G.Graph, journal) -> list[tuple[str, list]]:
+        vertices = self.vertices(graph, journal)
+        problems: list[tuple[str, list]] = []
+        for kind, what in (("!", "argument"), ("¡", "provisional")):
+            order = self.orders[kind]
+            order.forget(v for v in journal.nodes if v is not None and v not in graph.nodes)
+            order.forget(v for v in journal.links if v is not None and v not in graph.links)
+            cycle = order.update(vertices)
+            if cycle:
+                problems.append((f"a cyclic box-path of {what} types", cycle))
+        dead = [n for n in journal.nodes if n is not None and n not in graph.nodes and n in self.guards.region]
+        for n in dead:
+            self.guards._drop(n)
+        problems += self.guards.update(graph, vertices)
+        return problems
+
+
+def graph_problems_incremental(machine) -> list[tuple[str, list]]:
+    """graph_problems of the current graph, from the machine's shared GraphIndex."""
+    from . import incremental
+
+    return incremental.update(machine, "graph", GraphIndex, graph_problems_now)
+
+
 class GraphCriterion(GraphCheck):
     name = "graph"
 
     def problems(self, machine):
         return graph_problems_now(machine)
+
+    def start_incremental(self, machine) -> None:
+        from . import incremental
+
+        incremental.start(machine, "graph", GraphIndex)
+
+    def problems_touched(self, machine, journal):
+        return graph_problems_incremental(machine)

@@ -17,8 +17,8 @@ from __future__ import annotations
 from ..token import AT, LAMBDA, STAR, UP, Marker
 from ..types import Arrow, Vec
 from . import GraphCheck
-from .graph_criterion import graph_problems_now
-from .names import name_problems, validation_map
+from .graph_criterion import GraphIndex, graph_problems_incremental, graph_problems_now
+from .names import NameIndex, SizesView, name_problems, name_problems_incremental, validation_map
 
 
 def token_problem(machine, v: dict[str, int]):
@@ -56,6 +56,19 @@ class Validity(GraphCheck):
         if not problems:
             self.v, _ = validation_map(machine.graph)
         return problems
+
+    def start_incremental(self, machine) -> None:
+        from . import incremental
+
+        incremental.start(machine, "names", NameIndex)
+        incremental.start(machine, "graph", GraphIndex)
+        self.v = SizesView(incremental.index(machine, "names"))
+
+    def problems_touched(self, machine, journal):
+        from . import incremental
+
+        self.v = SizesView(incremental.index(machine, "names"))
+        return name_problems_incremental(machine) + graph_problems_incremental(machine)
 
     def initial(self, machine) -> None:
         super().initial(machine)

@@ -117,6 +117,11 @@ def decouple(m, box, abd):
     va = Vec(name)
 
     constants, slots, rotc_order = _provisional_paths(g, h)
+    # q_1 … q_n in the order of (p⃗)‡, not of discovery: discovery walks H's doors, whose
+    # order only records the order of absorptions (a set in the paper), so the vector's
+    # coordinates would depend on the strategy's choice of ?-rewrites (docs/RULES.md).
+    order = {p: i for i, p in enumerate(g.params)}
+    constants.sort(key=order.__getitem__)
     n = len(constants)
     values = tuple(c.outs[0].dst.data for c in constants)
     ends = [_next_on_path(d.outs[0]) for d in h.doors]

@@ -80,5 +80,5 @@ def remove_box(m, x0, box):
     for n in doomed:
         g.delete_node(n)
     for b in boxes:
-        g.boxes.discard(b)
+        g.delete_box(b)
     g.delete_box(box)

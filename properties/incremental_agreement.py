@@ -1,0 +1,204 @@
+"""The incremental whole-graph checks give the verdicts of the whole-graph ones.
+
+On a generated program's run, after every rewrite, `form`, `names` and `graph` are decided
+twice: incrementally (what the journal says the rewrite touched; check mode `exhaustive`)
+and on the whole graph (the reference, mode `full`). A correct machine gives "no problem"
+both ways; so that the comparison also meets broken graphs, at a drawn step one drawn
+corruption is made — through the graph's surgery primitives, the only way rules change a
+graph — and both verdicts are compared on the corrupted state (the incremental check's
+premise, that the state it looked at last had no problem, holds: nothing failed before).
+`names` and `graph` presuppose a well-formed graph (`validity` runs after `form`), so they
+are compared on the states the whole `form` check passes; tests/test_mutants.py compares
+them on mutated rules, which keep graphs well-formed and break exactly these criteria.
+"""
+
+from __future__ import annotations
+
+from goi.api import Execution
+from goi.semantics import graph as G
+from goi.semantics.checks import InvariantViolation
+from goi.semantics.checks.form import Form, form_problems
+from goi.semantics.checks.graph_criterion import GraphCriterion, graph_problems
+from goi.semantics.checks.names import NameCriteria, name_problems
+from goi.semantics.types import F, Vec
+
+from .runner import Finding, show
+
+
+def _box_choices(graph, node_or_box):
+    """Levels a node may be moved to (any box, or the top level)."""
+    return [None, *sorted(graph.boxes, key=lambda b: b.id)]
+
+
+def _not_inside(graph, box, target) -> bool:
+    b = target
+    while b is not None:
+        if b is box:
+            return False
+        b = b.parent
+    return True
+
+
+def _swappable(links, limit: int = 200) -> list:
+    """Pairs of links of one type whose targets can be exchanged keeping the graph
+    well-formed (each link's source at the level of the other's target): what `form` cannot
+    see and the graph criterion can (a cycle, a bound variable entering another λ)."""
+    from goi.semantics.checks.form import _level_of_link_end
+
+    by_type: dict = {}
+    for link in links:
+        if link.src is not None and link.dst is not None:
+            by_type.setdefault(link.type, []).append(link)
+    pairs = []
+    for group in by_type.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if (a.dst_port == G.VAR) != (b.dst_port == G.VAR):
+                    continue
+                if a.dst_port == G.VAR or (
+                    _level_of_link_end(a, a.src, True) is _level_of_link_end(b, b.dst, False)
+                    and _level_of_link_end(b, b.src, True) is _level_of_link_end(a, a.dst, False)
+                ):
+                    pairs.append((a, b))
+                    if len(pairs) >= limit:
+                        return pairs
+    return pairs
+
+
+def corrupt(machine, choose) -> str:
+    """One corruption through a surgery primitive; `choose(options)` picks (Hypothesis
+    draws). Returns what was done, for the failure message."""
+    g = machine.graph
+    nodes = sorted(g.nodes, key=lambda n: n.id)
+    links = sorted(g.links, key=lambda l: l.id)
+    boxes = sorted(g.boxes, key=lambda b: b.id)
+    what = choose(["swap", "swap", "swap", "retype", "delete_link", "move_node", "rekind", "rewire", "add_door", "move_box", "refresh", "new_binder", "splice"])
+    if what == "swap":
+        pairs = _swappable(links)
+        if pairs:
+            l1, l2 = choose(pairs)
+            (d1, p1), (d2, p2) = (l1.dst, l1.dst_port), (l2.dst, l2.dst_port)
+            g.set_dst(l1, d2, p2)
+            g.set_dst(l2, d1, p1)
+            return f"swap the targets of {l1!r} and {l2!r}"
+        return "nothing (no two links to swap)"
+    if what == "retype":
+        link = choose(links)
+        etype = choose([G.plain(F), G.bang(F), G.PROV, G.plain(Vec("zz")), G.bang(Vec("zz"))])
+        g.retype(link, etype)
+        return f"retype {link!r} to {etype}"
+    if what == "delete_link":
+        link = choose(links)
+        g.delete_link(link)
+        return f"delete {link!r}"
+    if what == "move_node":
+        node = choose(nodes)
+        level = choose(_box_choices(g, node))
+        g.move_node(node, level)
+        return f"move {node!r} to {level!r}"
+    if what == "rekind":
+        node = choose(nodes)
+        kind = choose([G.WHY, G.PWHY, G.BANG, G.PBANG, G.CON, G.PCON, G.DER, G.LAM, G.ABD, G.PROJ])
+        g.rekind(node, kind)
+        return f"rekind {node!r} to {kind}"
+    if what == "rewire":
+        link = choose(links)
+        node = choose(nodes)
+        if node.ins:
+            port = choose(list(range(len(node.ins))))
+            g.set_dst(link, node, port)
+            return f"rewire {link!r} into {node!r} port {port}"
+        return "nothing (a node without inputs)"
+    if what == "add_door" and boxes:
+        box = choose(boxes)
+        node = choose(nodes)
+        g.add_door(box, node)
+        return f"add {node!r} as a door of {box!r}"
+    if what == "move_box" and boxes:
+        box = choose(boxes)
+        targets = [None, *(b for b in boxes if _not_inside(g, box, b))]
+        target = choose(targets)
+        g.move_box(box, target)
+        return f"move {box!r} into {target!r}"
+    if what == "refresh":
+        chosen = [n for n in nodes if choose([False, True])]
+        g.refresh_names(chosen, set())
+        return f"refresh the names of {chosen!r}"
+    if what == "new_binder":
+        names = sorted(g.names()) or ["zz"]
+        level = choose(_box_choices(g, None))
+        node = g.new_node(G.ABD, level, 2, 1, choose(names))
+        return f"a new A-node {node!r} in {level!r}"
+    if what == "splice" and len(links) > 1:
+        lower, upper = choose(links), choose(links)
+        if lower is not upper:
+            g.splice(lower, upper)
+            return f"splice {lower!r} with {upper!r}"
+    return "nothing"
+
+
+WHOLE = {
+    "form": lambda check, m: form_problems(m.graph, check.params),
+    "names": lambda check, m: name_problems(m.graph),
+    "graph": lambda check, m: graph_problems(m.graph),
+}
+
+
+def rewrites_of(term, config) -> int:
+    """How many rewrites the bare run of `term` makes (to draw a step within the run)."""
+    execution = Execution(term)
+    result = execution.run(config.max_steps)
+    return sum(n for rule, n in result.rules.items() if not rule.startswith("pass."))
+
+
+def incremental_agreement(term, config, corrupt_at: int, choose) -> tuple[str, str]:
+    """Run `term`; after each rewrite (and after the corruption at rewrite `corrupt_at`)
+    compare the incremental and whole-graph verdicts. Returns the kind of corruption made
+    and the verdict both gave on it (for Hypothesis' statistics)."""
+    execution = Execution(term)
+    m = execution.machine
+    checks = [Form("exhaustive"), NameCriteria("exhaustive"), GraphCriterion("exhaustive")]
+    for c in checks:
+        c.initial(m)
+    done = {"rewrites": 0, "corruption": "none", "verdict": "no problem"}
+
+    def compare(when: str) -> None:
+        # names and graph presuppose a well-formed graph (validity runs after form): they
+        # are compared only on states the whole form check passes
+        for c in checks:
+            try:
+                c.check(m)
+                incremental = None
+            except InvariantViolation as v:
+                incremental = v.message
+            whole = WHOLE[c.name](c, m)
+            if (incremental is None) != (not whole):
+                raise Finding(
+                    "incremental",
+                    f"{when}: check {c.name} incrementally says {incremental or 'no problem'}, "
+                    f"on the whole graph {whole[0][0] if whole else 'no problem'} (corruption: {done['corruption']})",
+                    show(term),
+                )
+            if whole:
+                done["verdict"] = f"{c.name} problem"
+                raise _Stop()
+
+    class _Stop(Exception):
+        pass
+
+    def after(machine, rule_id, redex):
+        if rule_id.startswith("pass."):
+            return
+        done["rewrites"] += 1
+        compare(f"after rewrite {done['rewrites']} ({rule_id})")
+        if done["rewrites"] == corrupt_at:
+            done["corruption"] = corrupt(machine, choose)
+            compare(f"after the corruption at rewrite {corrupt_at}")
+            raise _Stop()
+
+    m.after.append(after)
+    try:
+        m.run(config.max_steps)
+    except _Stop:
+        pass
+    return done["corruption"].split(" ")[0], done["verdict"]

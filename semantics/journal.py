@@ -1,0 +1,68 @@
+"""What the graph's surgery primitives touched since an incremental check last looked.
+
+A rule changes the graph only through the primitives of semantics.graph (new_node,
+set_src, splice, delete_node, move_box, …). Each primitive records, in every attached
+Journal, the nodes, links and boxes it touches — including the ones it detaches (the link
+displaced from a port, a deleted node's links, a deleted link's ends) — and, for a box
+changing parent, the boxes it was inside. `rename_everywhere` sets `everything`.
+
+An incremental check (checks.IncrementalCheck) owns one journal: it attaches it, and after
+each transition it re-examines what `touched` says can have changed, then clears it. The
+proof obligation of every incremental check is the same: a per-element condition whose
+truth can change only if the element, or a neighbour named in `touched`, was touched
+(docs/INVARIANTS.md, "Incremental checks").
+"""
+
+from __future__ import annotations
+
+from . import graph as G
+
+
+class Journal:
+    __slots__ = ("nodes", "links", "boxes", "moved", "everything")
+
+    def __init__(self):
+        self.nodes: set = set()
+        self.links: set = set()
+        self.boxes: set = set()
+        self.moved: list = []  # (box, the boxes it was inside before moving, innermost first)
+        self.everything = False
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.links or self.boxes or self.moved or self.everything)
+
+    def clear(self) -> None:
+        self.nodes.clear()
+        self.links.clear()
+        self.boxes.clear()
+        self.moved.clear()
+        self.everything = False
+
+    def attach(self, graph: G.Graph) -> None:
+        if self not in graph.journals:
+            graph.journals.append(self)
+
+    def detach(self, graph: G.Graph) -> None:
+        if self in graph.journals:
+            graph.journals.remove(self)
+
+
+def touched(graph: G.Graph, journal: Journal) -> tuple[set, set, set]:
+    """The live nodes, links and boxes whose own conditions may have changed: what was
+    touched, the ends of touched links, the ports of touched nodes, and the boxes whose
+    principal or doors (or member set) a touched node is."""
+    nodes = {n for n in journal.nodes if n is not None and n in graph.nodes}
+    links = {l for l in journal.links if l is not None and l in graph.links}
+    for link in list(links):
+        for end in (link.src, link.dst):
+            if end is not None and end in graph.nodes:
+                nodes.add(end)
+    for n in nodes:
+        for link in (*n.ins, *n.outs):
+            if link is not None and link in graph.links:
+                links.add(link)
+    boxes = {b for b in journal.boxes if b in graph.boxes}
+    for n in nodes:
+        if n.door_of is not None and n.door_of in graph.boxes:
+            boxes.add(n.door_of)
+    return nodes, links, boxes

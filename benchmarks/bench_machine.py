@@ -79,12 +79,32 @@ def wide_closure(n: int) -> str:
     return "\n".join(lines)
 
 
+def church(n: int) -> str:
+    """The Church numeral n (n successors of zero) applied to an increment and 0."""
+    numeral = "succ (" * n + "zero" + ")" * n
+    return (
+        "let inc = λx. x + 1 in\n"
+        "let succ = λn. λf. λx. f (n f x) in\n"
+        "let zero = λf. λx. x in\n"
+        f"({numeral}) inc 0"
+    )
+
+
+def copies(n: int) -> str:
+    """One function over a provisional constant, called n times: n copies of its box, each
+    sharing the constant (rotC joins)."""
+    calls = " + ".join(f"f {i}" for i in range(n))
+    return f"let f = λx. x * {{2}} + 1 in {calls}"
+
+
 FAMILIES = {
     "applications": (applications, [16, 32, 64, 128, 256]),
     "let_chain": (let_chain, [16, 32, 64, 128, 256]),
     "deep_decoupling": (deep_decoupling, [4, 8, 16, 32, 64]),
     "iterated": (iterated, [1, 2, 4, 8, 16, 32, 64]),
     "wide_closure": (wide_closure, [16, 32, 64, 128, 256]),
+    "church": (church, [8, 16, 32, 64, 128]),
+    "copies": (copies, [8, 16, 32, 64, 128]),
 }
 
 

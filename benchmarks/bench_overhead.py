@@ -1,13 +1,20 @@
 """What `--check all` costs against the bare machine (issue 10's targets: exhaustive ≤ 10×,
-sampled ≤ 3×), on the gradient-descent example and on benchmark families at three sizes.
-Best of `--repeat` runs each (checked runs too); ratios only, never asserted.
+sampled ≤ 3×, check cost per transition flat as runs grow), on the gradient-descent example
+and on benchmark families at three sizes. Best of `--repeat` runs each (checked runs too);
+ratios only, never asserted. `--full` adds the whole-graph reference (check mode full).
 
-    python benchmarks/bench_overhead.py [--repeat 3]
+    python benchmarks/bench_overhead.py [--repeat 3] [--full] [--json out.json]
+
+Per family, the fitted exponent k of the check cost per transition against the run's length
+(least squares of log(checked − bare)/transitions on log transitions over the three sizes):
+k ≈ 0 is a flat cost per transition, k ≈ 1 a quadratic run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -15,13 +22,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import goi  # noqa: E402
-from bench_machine import deep_decoupling, let_chain, wide_closure  # noqa: E402
+from bench_machine import church, copies, deep_decoupling, let_chain, wide_closure  # noqa: E402
 
 EXAMPLE = Path(__file__).parent.parent / "tests/programs/visualiser/gradient_descent_in_calculus.goi"
-CASES = [("gradient descent", EXAMPLE.read_text(encoding="utf-8"))]
-CASES += [(f"let chain {n}", let_chain(n)) for n in (8, 16, 32)]
-CASES += [(f"deep decoupling {n}", deep_decoupling(n)) for n in (4, 8, 16)]
-CASES += [(f"wide closure {n}", wide_closure(n)) for n in (16, 32, 64)]
+FAMILIES = [
+    ("let chain", let_chain, (8, 16, 32)),
+    ("church", church, (8, 16, 32)),
+    ("copies", copies, (8, 16, 32)),
+    ("deep decoupling", deep_decoupling, (4, 8, 16)),
+    ("wide closure", wide_closure, (16, 32, 64)),
+]
 
 
 def best(judgement, repeat: int, **options) -> tuple[float, goi.Result]:
@@ -34,18 +44,49 @@ def best(judgement, repeat: int, **options) -> tuple[float, goi.Result]:
     return min(times), result
 
 
+def slope(xs, ys) -> float:
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def measure(name: str, text: str, args) -> dict:
+    j = goi.check(text)
+    bare, r = best(j, args.repeat)
+    row = {"program": name, "transitions": r.transitions, "bare_ms": bare * 1e3}
+    modes = ["sampled", "exhaustive"] + (["full"] if args.full else [])
+    for mode in modes:
+        t, rx = best(j, args.repeat, checks=["all"], check_mode=mode)
+        row[mode] = t / bare
+        row[f"{mode}_us_per_transition"] = (t - bare) / r.transitions * 1e6
+        if mode == "exhaustive":
+            row["slowest"] = sorted(rx.check_seconds.items(), key=lambda kv: -kv[1])[:3]
+    cols = "".join(f"{row[m]:>10.1f}x" for m in modes)
+    top = ", ".join(f"{k} {v:.3f}" for k, v in row["slowest"])
+    print(f"{name:<22}{r.transitions:>8}{bare * 1e3:>9.1f}{cols}   {top}", flush=True)
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--full", action="store_true", help="also the whole-graph reference (check mode full)")
+    ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    print(f"{'program':<22}{'steps':>8}{'bare ms':>9}{'sampled':>10}{'exhaustive':>12}   slowest checks (exhaustive, s)")
-    for name, text in CASES:
-        j = goi.check(text)
-        bare, r = best(j, args.repeat)
-        sampled, _ = best(j, args.repeat, checks=["all"], check_mode="sampled")
-        exhaustive, rx = best(j, args.repeat, checks=["all"], check_mode="exhaustive")
-        top = ", ".join(f"{k} {v:.2f}" for k, v in sorted(rx.check_seconds.items(), key=lambda kv: -kv[1])[:3])
-        print(f"{name:<22}{r.transitions:>8}{bare * 1e3:>9.1f}{sampled / bare:>9.0f}x{exhaustive / bare:>11.0f}x   {top}", flush=True)
+    modes = ["sampled", "exhaustive"] + (["full"] if args.full else [])
+    print(f"{'program':<22}{'steps':>8}{'bare ms':>9}" + "".join(f"{m:>11}" for m in modes) + "   slowest checks (exhaustive, s)")
+    rows = [measure("gradient descent", EXAMPLE.read_text(encoding="utf-8"), args)]
+    exponents = {}
+    for family, make, sizes in FAMILIES:
+        family_rows = [measure(f"{family} {n}", make(n), args) for n in sizes]
+        rows += family_rows
+        xs = [row["transitions"] for row in family_rows]
+        exponents[family] = {m: slope(xs, [max(row[f"{m}_us_per_transition"], 1e-3) for row in family_rows]) for m in modes}
+    print("\nfitted exponent k of the check cost per transition against the run's length:")
+    for family, ks in exponents.items():
+        print(f"  {family:<18}" + "  ".join(f"{m} {k:+.2f}" for m, k in ks.items()))
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "exponents": exponents}, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,16 @@ TOO_DEEP = "the program is nested too deeply for this implementation"
 
 
 def _deep(fn, *args):
-    """fn(*args) on the deep stack (semantics.stack); running out of it is a LimitError."""
+    """fn(*args) — directly, and again on the deep stack (semantics.stack) if that runs out
+    of Python's frames (fn is a pure function of its arguments: parsing, type checking,
+    translating); running out of the deep stack too is a LimitError. Most programs never
+    need the deep stack, and starting its thread was most of a small program's start-up
+    (benchmarks/README.md). A LimitError on the ordinary stack may be the parser refusing a
+    nesting only the ordinary stack cannot walk: the deep stack decides."""
+    try:
+        return fn(*args)
+    except (RecursionError, LimitError):  # the parser refuses depths the current limit cannot walk
+        pass
     try:
         return with_deep_stack(fn, *args)
     except RecursionError:

@@ -260,20 +260,27 @@ def _least_starts(members: list, name_labels, ordered_doors: bool) -> list:
     class small (was: the least one-hop prefix, which left hundreds of starts tied in the
     garbage of long runs — quadratic)."""
     links = {l for n in members for l in (*n.ins, *n.outs) if l is not None}
-    colour: dict = {}
+
+    def numbered(keys: dict) -> dict:
+        """Colours as the ranks of their keys in sorted order: the same in isomorphic
+        components, and in every process (no salted hashes)."""
+        ranks = {k: i for i, k in enumerate(sorted(set(keys.values())))}
+        return {x: ranks[k] for x, k in keys.items()}
+
+    keys: dict = {}
     for n in members:
-        colour[n] = hash((n.kind, _value_key(n.data[0]) if n.kind == G.VCONST else
-                          (n.data[0] if n.kind in (G.OP0, G.OP1) else (_value_key(n.data) if n.kind == G.CONST else None)),
-                          len(n.ins), len(n.outs), n.door_of is not None, n.box is not None))
+        data = _value_key(n.data[0]) if n.kind == G.VCONST else (n.data[0] if n.kind in (G.OP0, G.OP1) else (_value_key(n.data) if n.kind == G.CONST else None))
+        keys[n] = repr((n.kind, data, len(n.ins), len(n.outs), n.door_of is not None, n.box is not None))
     for l in links:
-        colour[l] = hash((l.type.kind, _abstract_type(l.type.type, [])))
+        keys[l] = repr(("link", l.type.kind, _abstract_type(l.type.type, [])))
+    colour = numbered(keys)
     for _ in range(4):
-        new = {}
+        keys = {}
         for n in members:
-            new[n] = hash((colour[n], tuple(colour.get(l, 0) for l in n.ins), tuple(colour.get(l, 0) for l in n.outs)))
+            keys[n] = (colour[n], tuple(colour.get(l, -1) for l in n.ins), tuple(colour.get(l, -1) for l in n.outs))
         for l in links:
-            new[l] = hash((colour[l], colour.get(l.src, 0), l.src_port, colour.get(l.dst, 0), l.dst_port))
-        colour = new
+            keys[l] = (colour[l], colour.get(l.src, -1), l.src_port, colour.get(l.dst, -1), l.dst_port)
+        colour = numbered(keys)
     least = min(colour[n] for n in members)
     return [n for n in members if colour[n] == least]
 

@@ -66,7 +66,7 @@ def test_the_installed_command_runs_the_properties(installed, tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     from goi.properties.driver import NAMES
 
-    assert proc.stdout.count(" passed ") == len(NAMES) == 9
+    assert proc.stdout.count(" passed ") == len(NAMES) == 10
 
 
 def test_the_installed_oracle_has_its_corpus(installed, tmp_path):

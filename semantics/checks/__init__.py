@@ -44,9 +44,12 @@ class InvariantViolation(Exception):
 
 
 class Check:
-    """Base class: override `initial`, `after` (per transition) and/or `at_end`."""
+    """Base class: override `initial`, `after` (per transition) and/or `at_end`. A check whose
+    `after` has nothing to do after pass transitions says so (`on_passes = False`): the
+    Monitor then does not call it for them."""
 
     name = "?"
+    on_passes = True
 
     def initial(self, machine) -> None:
         """Called once on the initial state."""
@@ -117,6 +120,7 @@ class GraphCheck(Check):
     premise always holds; `full` mode, and a journal that says `everything`, use `problems`."""
 
     options = ("check_mode",)
+    on_passes = False  # passes never change the graph (Policy.due)
 
     def __init__(self, check_mode: str = "exhaustive"):
         self.policy = Policy(check_mode)
@@ -224,6 +228,9 @@ class Monitor:
         self.runs: dict[str, int] = defaultdict(int)  # times each check was consulted
         self.violation: Optional[InvariantViolation] = None
         self.last_rule: Optional[str] = None
+        # whom to consult after a rewrite, and after a pass: checks with a per-transition part
+        self.on_rewrites = [c for c in checks if type(c).after is not Check.after]
+        self.on_passes = [c for c in self.on_rewrites if c.on_passes]
         machine.after.append(self._after)
 
     def _timed(self, check: Check, method: str, *args) -> None:
@@ -236,7 +243,7 @@ class Monitor:
 
     def _after(self, machine, rule_id, redex) -> None:
         self.last_rule = rule_id
-        for check in self.checks:
+        for check in self.on_passes if rule_id.startswith("pass.") else self.on_rewrites:
             try:
                 self._timed(check, "after", rule_id, redex)
             except InvariantViolation as v:
@@ -260,3 +267,11 @@ class Monitor:
                 v.rule = self.last_rule
             self.violation = v
             return Outcome("violation", None, m.steps, m.counts.copy(), v.describe())
+        finally:  # the journals stop recording: the run is over, whatever its outcome
+            from .incremental import stop
+
+            stop(m)
+            for check in self.checks:
+                journal = getattr(check, "journal", None)
+                if journal is not None:
+                    journal.detach(m.graph)

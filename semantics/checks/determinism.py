@@ -3,15 +3,15 @@ the ?-rewrites does not matter: every order of one ?-phase ends in the same stat
 name permutation.
 
 Every order of a ?-phase shares its prefix up to the first state S that offers a choice of
-?-rewrite: there (and only in phases that have one) the other orders are run — on the
-machine's own graph, inside a *trial* whose surgery is undone afterwards (Graph.begin_trial
-/ end_trial), not on clones. Every order starts from S, so the elements no order touched are
+?-rewrite: there (and only in phases that have one) the orders are run — on the machine's
+own graph, each inside a *trial* whose surgery is undone afterwards (Graph.begin_trial /
+end_trial), not on clones. Every order starts from S, so the elements no order touched are
 the same objects in every end state; the end states are compared on the region the orders
 touched (compare.canonical_region: the rest fixed, the names the phase created renamed, a
-box's doors a set), which costs O(that region), not O(graph). Two passes: the first runs
-every order to learn the region (the union of what each touched), the second describes each
-end state on it. An order that gets stuck, or whose end state differs, is a violation. The
-machine then goes on from S, which the trials left as it was.
+box's doors a set), which costs O(that region), not O(graph). Each end state is described
+on what its own order touched; if the orders touched different elements of S, all are
+described again on the union. An order that gets stuck, or whose end state differs, is a
+violation, reported at S. The machine then goes on from S, which the trials left as it was.
 
 A box's auxiliary doors are compared as a set, as in the paper: absorption appends the
 absorbed box's doors to the list, so the order of doors records the order of absorptions,
@@ -26,7 +26,8 @@ exhaustively; a larger one by the first order and `determinism_paths` random ord
 reproducible). Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases
 numbered 1..16 and then powers of two are due, and a due phase with no choice passes its
 turn to the next phase that has one; other phases cost nothing. Cost: up to
-2 × (determinism_paths + 1) × (phase length + size of the region) per explored phase.
+(determinism_paths + 1) × (phase length + size of the region) per explored phase, twice
+when the orders touch different elements.
 """
 
 from __future__ import annotations

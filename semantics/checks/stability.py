@@ -67,6 +67,8 @@ class Stability(Check):
         k = self.rewrites
         return self.mode == "exhaustive" or k <= 16 or (k & (k - 1)) == 0
 
+    on_passes = False  # a pass extends the stable execution: nothing to replay
+
     def after(self, machine, rule_id, redex) -> None:
         if not changes_graph(rule_id):
             return

@@ -50,6 +50,7 @@ class Validity(GraphCheck):
     """The criteria as a whole-graph check; the token condition after every transition."""
 
     name = "validity"
+    on_passes = True  # the token condition, after every transition
 
     def problems(self, machine):
         problems = name_problems(machine.graph) + graph_problems_now(machine)

@@ -20,6 +20,7 @@ CHECK_VIOLATIONS: Counter = Counter()  # check -> violations
 SAMPLES: list = []  # one small record per run, for the report's distributions (reports/)
 MAX_SAMPLES = 100_000
 CURRENT = [None]  # the property under way (set by the driver)
+BUDGETS: list = []  # (property, message, program) of every example a budget stopped (not decided)
 
 
 def record(result, deep_decouplings: int = 0) -> None:

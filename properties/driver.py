@@ -91,11 +91,21 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
     coverage.CURRENT[0] = name
     PROGRESS.name, PROGRESS.target_override = None, examples
     status, finding, program, blob = "passed", None, None, None
+    budgets_before = len(coverage.BUDGETS)
     try:
         test()
+        stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
+        if stopped:  # every decided example passed; these were not decided (runner.undecided)
+            status = "budget"
+            _prop, message, program = stopped[0]
+            finding = f"[{name}] {len(stopped)} example(s) not decided: {message}"
     except (BaseExceptionGroup, Exception) as raised:  # a Finding, or the machine itself raising
         exc = _first_failure(raised)
         blob = _blob_of(exc) or _blob_of(raised)
+        stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
+        if isinstance(exc, hypothesis.errors.DidNotReproduce) and stopped:  # a replayed budget example
+            exc = BudgetFinding(name, stopped[0][1], stopped[0][2])
+            blob = replay
         if isinstance(exc, BudgetFinding):
             status = "budget"
         else:

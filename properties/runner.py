@@ -22,7 +22,11 @@ class Finding(AssertionError):
 
 
 class BudgetFinding(Finding):
-    """The run hit its step budget: not a pass, and not a soundness failure either."""
+    """A budget (steps, nodes, digits) stopped the run: the property is not decided on this
+    program — not a pass, and not a counterexample either. The properties of the suite
+    record such a program and pass over it (`undecided`), so that it is neither shrunk nor
+    counted as a failure; `goi props` reports the property as `budget`, and pytest lists
+    the programs in its summary."""
 
 
 def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, strategy=None, params=None, graph=None):
@@ -45,7 +49,7 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
     judgement = execution.judgement
     record(result, deep_decouplings=deep_decouplings(judgement) if result.rules.get("deep.decouple") else 0)
     if result.status == "budget":
-        raise BudgetFinding(prop, f"step budget {config.max_steps} reached", _show(term))
+        raise BudgetFinding(prop, f"a budget stopped the run: {result.reason}", _show(term))
     if result.status == "violation":
         raise Finding(prop, result.reason or "", _show(term))
     return judgement, execution.machine, result
@@ -60,3 +64,25 @@ def _show(term) -> str:
 
 def show(term) -> str:
     return _show(term)
+
+
+class undecided:
+    """`with undecided(prop):` around a property's body in the suite: a BudgetFinding is
+    recorded (coverage.BUDGETS) and the example rejected (Hypothesis neither shrinks it nor
+    counts it as a failure, and generates another in its place)."""
+
+    def __init__(self, prop: str):
+        self.prop = prop
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is None or not isinstance(exc, BudgetFinding):
+            return False
+        from hypothesis import reject
+
+        from . import coverage
+
+        coverage.BUDGETS.append((self.prop, exc.message, exc.program))
+        reject()

@@ -22,23 +22,26 @@ from goi.semantics.typecheck import typecheck
 
 from . import agreement, determinism, gc_bisimulation, invariants, parameter_preservation, soundness, split_contractions
 from .profiles import Config
+from .runner import undecided
 from . import coverage
 from .progress import PROGRESS
 from .incremental_agreement import incremental_agreement, rewrites_of
 from .symbolic_agreement import self_equivalence, symbolic_agreement
 
 
-def _enter(name: str, config: Config) -> None:
-    """Each example: the progress line, and the property its runs are recorded under."""
+def _enter(name: str, config: Config) -> undecided:
+    """Each example: the progress line, and the property its runs are recorded under; the
+    returned context passes over an example a budget stopped (runner.undecided)."""
     coverage.CURRENT[0] = name
     PROGRESS.tick(name, config.examples)
+    return undecided(name)
 
 
 def _soundness(config: Config):
     @given(programs(max_depth=config.max_depth))
     def soundness_property(term):
-        _enter("soundness", config)
-        soundness(term, config)
+        with _enter("soundness", config):
+            soundness(term, config)
 
     return soundness_property
 
@@ -46,8 +49,8 @@ def _soundness(config: Config):
 def _invariants(config: Config):
     @given(programs(max_depth=config.max_depth))
     def invariants_property(term):
-        _enter("invariants", config)
-        invariants(term, config)
+        with _enter("invariants", config):
+            invariants(term, config)
 
     return invariants_property
 
@@ -55,8 +58,8 @@ def _invariants(config: Config):
 def _determinism(config: Config):
     @given(programs(max_depth=config.max_depth), st.integers(min_value=0, max_value=2**16))
     def determinism_property(term, seed):
-        _enter("determinism", config)
-        determinism(term, config, seed)
+        with _enter("determinism", config):
+            determinism(term, config, seed)
 
     return determinism_property
 
@@ -64,8 +67,8 @@ def _determinism(config: Config):
 def _gc(config: Config):
     @given(programs(max_depth=config.max_depth))
     def gc_property(term):
-        _enter("gc", config)
-        gc_bisimulation(term, config)
+        with _enter("gc", config):
+            gc_bisimulation(term, config)
 
     return gc_property
 
@@ -73,8 +76,8 @@ def _gc(config: Config):
 def _agreement(config: Config):
     @given(programs(max_depth=config.max_depth))
     def agreement_property(term):
-        _enter("agreement", config)
-        agreement(term, config)
+        with _enter("agreement", config):
+            agreement(term, config)
 
     return agreement_property
 
@@ -82,8 +85,8 @@ def _agreement(config: Config):
 def _parameters(config: Config):
     @given(programs(max_depth=config.max_depth))
     def parameters_property(term):
-        _enter("parameters", config)
-        parameter_preservation(term, config)
+        with _enter("parameters", config):
+            parameter_preservation(term, config)
 
     return parameters_property
 
@@ -91,9 +94,9 @@ def _parameters(config: Config):
 def _contractions(config: Config):
     @given(split_graphs(max_depth=config.max_depth))
     def contractions_property(case):
-        _enter("contractions", config)
-        term, _judgement, graph = case
-        split_contractions(term, graph, config)
+        with _enter("contractions", config):
+            term, _judgement, graph = case
+            split_contractions(term, graph, config)
 
     return contractions_property
 
@@ -105,10 +108,10 @@ rationals = st.one_of(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1)]),
 def _symbolic(config: Config):
     @given(programs(max_depth=config.max_depth), st.sampled_from(["total", "strict"]), st.data())
     def symbolic_property(term, division, data):
-        _enter("symbolic", config)
-        n = len(typecheck(term).params)
-        point = data.draw(st.lists(rationals, min_size=n, max_size=n), label="q⃗")
-        symbolic_agreement(term, config, point, division)
+        with _enter("symbolic", config):
+            n = len(typecheck(term).params)
+            point = data.draw(st.lists(rationals, min_size=n, max_size=n), label="q⃗")
+            symbolic_agreement(term, config, point, division)
 
     return symbolic_property
 
@@ -116,8 +119,8 @@ def _symbolic(config: Config):
 def _equivalence(config: Config):
     @given(programs(max_depth=config.max_depth), programs(max_depth=config.max_depth))
     def equivalence_property(term, other):
-        _enter("equivalence", config)
-        self_equivalence(term, config, other)
+        with _enter("equivalence", config):
+            self_equivalence(term, config, other)
 
     return equivalence_property
 
@@ -125,10 +128,10 @@ def _equivalence(config: Config):
 def _incremental(config: Config):
     @given(programs(max_depth=config.max_depth), st.data())
     def incremental_property(term, data):
-        _enter("incremental", config)
-        corrupt_at = data.draw(st.integers(1, max(1, rewrites_of(term, config))), label="corrupted after rewrite")
-        what, verdict = incremental_agreement(term, config, corrupt_at, lambda options: data.draw(st.sampled_from(options)))
-        event(f"corruption {what}: {verdict}")
+        with _enter("incremental", config):
+            corrupt_at = data.draw(st.integers(1, max(1, rewrites_of(term, config))), label="corrupted after rewrite")
+            what, verdict = incremental_agreement(term, config, corrupt_at, lambda options: data.draw(st.sampled_from(options)))
+            event(f"corruption {what}: {verdict}")
 
     return incremental_property
 

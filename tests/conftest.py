@@ -70,3 +70,18 @@ def pytest_sessionfinish(session, exitstatus):
     if worker is not None:  # pytest-xdist: each worker writes its share; `goi report --from …` merges them
         out = os.path.join(out, worker)
     write(data, out)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The generated programs a budget stopped: not counterexamples, not passes either
+    (properties.runner.undecided) — listed, so that a run never hides them."""
+    from goi.properties import coverage
+
+    if not coverage.BUDGETS:
+        return
+    terminalreporter.section("goi: programs a budget stopped (not decided)")
+    for prop, message, program in coverage.BUDGETS[:20]:
+        terminalreporter.write_line(f"[{prop}] {message}")
+        terminalreporter.write_line(f"    program: {program[:400]}")
+    if len(coverage.BUDGETS) > 20:
+        terminalreporter.write_line(f"… and {len(coverage.BUDGETS) - 20} more")

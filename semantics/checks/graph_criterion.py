@@ -56,24 +56,34 @@ def _successors(graph: G.Graph, only_kind=None):
     return succ
 
 
-def _cycle_nodes(succ) -> list:
-    """Kahn's algorithm; returns the proper nodes left on cycles (empty if acyclic)."""
-    indeg = {v: 0 for v in succ}
-    for v, ws in succ.items():
-        for w in ws:
-            indeg[w] += 1
+def _kahn(vertices, successors) -> list:
+    """Kahn's algorithm: the vertices in a topological order, leaving out those on a cycle
+    or behind one (successors outside `vertices` are ignored)."""
+    indeg = {v: 0 for v in vertices}
+    for v in indeg:
+        for w in successors(v):
+            if w in indeg:
+                indeg[w] += 1
     queue = deque(v for v, d in indeg.items() if d == 0)
-    seen = 0
+    order = []
     while queue:
         v = queue.popleft()
-        seen += 1
-        for w in succ[v]:
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                queue.append(w)
-    if seen == len(succ):
+        order.append(v)
+        for w in successors(v):
+            if w in indeg:
+                indeg[w] -= 1
+                if indeg[w] == 0:
+                    queue.append(w)
+    return order
+
+
+def _cycle_nodes(succ) -> list:
+    """The proper nodes left on (or behind) cycles by Kahn's algorithm (empty if acyclic)."""
+    order = _kahn(succ, succ.__getitem__)
+    if len(order) == len(succ):
         return []
-    return [v for v, d in indeg.items() if d > 0 and isinstance(v, G.Node)]
+    placed = set(order)
+    return [v for v in succ if v not in placed and isinstance(v, G.Node)]
 
 
 def _postorder(succ, start):
@@ -260,23 +270,10 @@ class _Order:
         self.kind = kind
         self.pos: dict = {}
         vertices = list(graph.nodes) + [l for l in graph.links if l.type.kind == kind]
-        indeg = {v: 0 for v in vertices}
-        for v in vertices:
-            for w in succ_kind(v, kind):
-                if w in indeg:
-                    indeg[w] += 1
-        queue = deque(v for v, d in indeg.items() if d == 0)
-        k = 0
-        while queue:
-            v = queue.popleft()
-            k += 1
+        order = _kahn(vertices, lambda v: succ_kind(v, kind))
+        for k, v in enumerate(order, start=1):
             self.pos[v] = k * self.GAP
-            for w in succ_kind(v, kind):
-                if w in indeg:
-                    indeg[w] -= 1
-                    if indeg[w] == 0:
-                        queue.append(w)
-        self.top = (k + 1) * self.GAP
+        self.top = (len(order) + 1) * self.GAP
 
     def _place(self, v) -> None:
         """A new vertex: between its placed predecessors and successors when there is room."""

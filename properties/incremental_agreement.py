@@ -73,7 +73,7 @@ def corrupt(machine, choose) -> str:
     nodes = sorted(g.nodes, key=lambda n: n.id)
     links = sorted(g.links, key=lambda l: l.id)
     boxes = sorted(g.boxes, key=lambda b: b.id)
-    what = choose(["swap", "swap", "swap", "retype", "delete_link", "move_node", "rekind", "rewire", "add_door", "move_box", "refresh", "new_binder", "splice"])
+    what = choose(["swap", "swap", "swap", "resize", "resize", "retype", "delete_link", "move_node", "rekind", "rewire", "add_door", "move_box", "refresh", "new_binder", "splice"])
     if what == "swap":
         pairs = _swappable(links)
         if pairs:
@@ -83,6 +83,16 @@ def corrupt(machine, choose) -> str:
             g.set_dst(l2, d1, p1)
             return f"swap the targets of {l1!r} and {l2!r}"
         return "nothing (no two links to swap)"
+    if what == "resize":
+        vectors = [n for n in nodes if n.kind == G.VCONST]
+        if vectors:
+            old = choose(vectors)
+            values, name = old.data
+            new = g.new_node(G.VCONST, old.box, 1, 0, ((*values, values[0] if values else 0), name))
+            g.set_dst(old.ins[0], new, 0)
+            g.delete_node(old)
+            return f"resize {old!r} to {len(values) + 1} components"
+        return "nothing (no vector constant)"
     if what == "retype":
         link = choose(links)
         etype = choose([G.plain(F), G.bang(F), G.PROV, G.plain(Vec("zz")), G.bang(Vec("zz"))])

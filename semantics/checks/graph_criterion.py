@@ -20,6 +20,7 @@ Cost: O(size of the graph) per check.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from .. import graph as G
@@ -268,38 +269,32 @@ class _Order:
 
     def __init__(self, graph: G.Graph, kind: str):
         self.kind = kind
-        self.pos: dict = {}
+        self.pos: dict = {}  # vertex -> (position, serial): the serial makes every key distinct
+        self.serial = itertools.count()
         vertices = list(graph.nodes) + [l for l in graph.links if l.type.kind == kind]
         order = _kahn(vertices, lambda v: succ_kind(v, kind))
         for k, v in enumerate(order, start=1):
-            self.pos[v] = k * self.GAP
+            self.pos[v] = (k * self.GAP, next(self.serial))
         self.top = (len(order) + 1) * self.GAP
 
     def _place(self, v) -> None:
-        """A new vertex: between its placed predecessors and successors when there is room."""
-        lo = max((self.pos[p] for p in pred_kind(v, self.kind) if p in self.pos), default=None)
-        hi = min((self.pos[s] for s in succ_kind(v, self.kind) if s in self.pos), default=None)
+        """A new vertex: between its placed predecessors and successors when there is room.
+        Only the cost depends on where: `insert` repairs any edge against the order. Keys
+        are distinct (a serial breaks ties), so the bounded searches of `insert` never pass
+        over a vertex that shares the bound's position."""
+        lo = max((self.pos[p][0] for p in pred_kind(v, self.kind) if p in self.pos), default=None)
+        hi = min((self.pos[s][0] for s in succ_kind(v, self.kind) if s in self.pos), default=None)
         if lo is None and hi is None:
             self.top += self.GAP
-            self.pos[v] = self.top
+            p = self.top
         elif hi is None:
-            self.pos[v] = lo + self.GAP if lo + self.GAP < self.top else (lo + self.top) / 2
-            if self.pos[v] == lo:
-                self._renumber()
-                self.pos[v] = self.top = self.top + self.GAP
-        elif lo is None or lo >= hi:
-            self.pos[v] = hi - self.GAP if lo is None else (lo + hi) / 2  # against the order: repaired by insert()
+            p = lo + self.GAP
+            self.top = max(self.top, p)
+        elif lo is None:
+            p = hi - self.GAP
         else:
-            self.pos[v] = (lo + hi) / 2
-            if not lo < self.pos[v] < hi:
-                self._renumber()
-                self.top += self.GAP
-                self.pos[v] = self.top
-
-    def _renumber(self) -> None:
-        for i, v in enumerate(sorted(self.pos, key=self.pos.__getitem__), start=1):
-            self.pos[v] = i * self.GAP
-        self.top = (len(self.pos) + 1) * self.GAP
+            p = (lo + hi) / 2
+        self.pos[v] = (p, next(self.serial))
 
     def insert(self, x, y):
         """The edge x→y is in the graph: repair the order; the vertices of a cycle through it, if any."""

@@ -26,7 +26,7 @@ from goi.semantics.types import F, Vec
 from .runner import Finding, show
 
 
-def _box_choices(graph, node_or_box):
+def _box_choices(graph):
     """Levels a node may be moved to (any box, or the top level)."""
     return [None, *sorted(graph.boxes, key=lambda b: b.id)]
 
@@ -104,7 +104,7 @@ def corrupt(machine, choose) -> str:
         return f"delete {link!r}"
     if what == "move_node":
         node = choose(nodes)
-        level = choose(_box_choices(g, node))
+        level = choose(_box_choices(g))
         g.move_node(node, level)
         return f"move {node!r} to {level!r}"
     if what == "rekind":
@@ -137,7 +137,7 @@ def corrupt(machine, choose) -> str:
         return f"refresh the names of {chosen!r}"
     if what == "new_binder":
         names = sorted(g.names()) or ["zz"]
-        level = choose(_box_choices(g, None))
+        level = choose(_box_choices(g))
         node = g.new_node(G.ABD, level, 2, 1, choose(names))
         return f"a new A-node {node!r} in {level!r}"
     if what == "splice" and len(links) > 1:

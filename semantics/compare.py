@@ -230,27 +230,38 @@ def canonical(graph: G.Graph, token=None, name_labels: Optional[dict] = None, or
     if token is not None:
         head.append(("token", token.direction, str(token.flag), tuple(map(_stack_key, token.stack)),
                      tuple(c.num[l] for l in token.box_stack)))
-    # components no anchor reaches: each described from its best starting node
-    rest = {x for x in graph.nodes if x not in c.num}
+    components = _components(
+        {x for x in graph.nodes if x not in c.num},
+        lambda: _Canon(name_labels, ordered_doors, None),
+        lambda d: repr(tuple(sorted(d.out)) + (("names", len(d.names)),)),  # repr: a total order
+    )
+    # a box must be compared by its parent too: encoded by its principal's level ("in" above)
+    return (tuple(head), tuple(main), components, ("names", len(c.names)))
+
+
+def _components(rest: set, new_canon, describe) -> tuple:
+    """The components of `rest` (nodes no anchor reached), each described from its best
+    start — the least description over the starts of least colour (_least_starts) — as a
+    sorted tuple: compared as a multiset."""
     components = []
-    while rest:
-        probe = _Canon(name_labels, ordered_doors, None)
-        probe.visit(next(iter(rest)))
+    left = set(rest)
+    while left:
+        probe = new_canon()
+        probe.visit(next(iter(left)))
         members = [x for x in probe.num if isinstance(x, G.Node)]
         best = None
-        for start in _least_starts(members, name_labels, ordered_doors):
-            d = _Canon(name_labels, ordered_doors, None)
+        for start in _least_starts(members):
+            d = new_canon()
             d.visit(start)
-            desc = repr(tuple(sorted(d.out)) + (("names", len(d.names)),))  # repr: a total order
+            desc = describe(d)
             if best is None or desc < best:
                 best = desc
         components.append(best)
-        rest -= set(members)
-    # a box must be compared by its parent too: encoded by its principal's level ("in" above)
-    return (tuple(head), tuple(main), tuple(sorted(components)), ("names", len(c.names)))
+        left -= set(members)
+    return tuple(sorted(components))
 
 
-def _least_starts(members: list, name_labels, ordered_doors: bool) -> list:
+def _least_starts(members: list) -> list:
     """The nodes a component's least description can start from: those of the least colour
     after a few rounds of colour refinement (each element's colour: its kind, data without
     names, arity and link types, then with its neighbours' colours port by port — invariant
@@ -350,26 +361,15 @@ def canonical_region(graph: G.Graph, token, region: set, new_names: set):
             if w is not None and w in live:
                 c.visit(w)
     main = sorted(map(repr, c.out))
-    rest = [x for x in live if x not in c.num and isinstance(x, G.Node)]
-    components = []
-    left = set(rest)
-    while left:
-        probe = _RegionCanon(live, _Pinned(new_names), None)
-        probe.visit(next(iter(left)))
-        members = [x for x in probe.num if isinstance(x, G.Node)]
-        best = None
-        for start in members:
-            d = _RegionCanon(live, _Pinned(new_names), None)
-            d.visit(start)
-            desc = repr(sorted(map(repr, d.out)))
-            if best is None or desc < best:
-                best = desc
-        components.append(best)
-        left -= set(members)
+    components = _components(
+        {x for x in live if x not in c.num and isinstance(x, G.Node)},
+        lambda: _RegionCanon(live, _Pinned(new_names), None),
+        lambda d: repr(sorted(map(repr, d.out))),
+    )
     head = None
     if token is not None:
         head = (token.direction, str(token.flag), tuple(map(_stack_key, token.stack)), tuple(map(repr, map(c.ref, token.box_stack))), repr(c.ref(token.position)))
-    return (head, tuple(main), tuple(sorted(components)), len(c.names))
+    return (head, tuple(main), components, len(c.names))
 
 
 def _stack_key(x):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-from .syntax import Pos
+from .syntax import Pos, preorder
 from .types import Type
 
 # Σ: the field's operations and the vector-space operations, by resolved name.
@@ -140,11 +140,7 @@ def children(t: Core) -> tuple[Core, ...]:
 
 def walk(t: Core):
     """All nodes, pre-order, left to right."""
-    stack = [t]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(children(node)))
+    return preorder(t, children)
 
 
 def provisionals(t: Core) -> list[CProv]:

@@ -415,13 +415,19 @@ class Graph:
         self._trial = (self.root, self.allocated() + 1, dict(self._name_next), self.journals)
         self.journals = []
 
-    def touched_in_trial(self) -> set:
-        """Every node, link and box the trial changed or created so far."""
+    def touched_in_trial(self) -> tuple[set, set]:
+        """The nodes, links and boxes the trial changed or created so far: (those that
+        existed when it began, those it created)."""
         found = set(self._saved)
         for s, x, _added in self.undo:
             if s is self.nodes or s is self.links or s is self.boxes:
                 found.add(x)
-        return found
+        first_new = self._trial[1]
+        old = {x for x in found if x.id < first_new}
+        return old, found - old
+
+    def names_created_in_trial(self) -> set:
+        return {x for s, x, added in self.undo if s is self.names_in_use and added}
 
     def end_trial(self) -> None:
         """Undo every primitive since `begin_trial`: the graph is as it was (same objects)."""

@@ -166,13 +166,19 @@ def subterms(term: Term):
     raise TypeError(f"not a term: {term!r}")
 
 
+def preorder(root, children):
+    """Every node of a tree, the root first, in pre-order left to right (no recursion);
+    `children(node)` gives a node's children in order. Serves surface and core terms."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(reversed(children(node)))
+
+
 def walk(term: Term):
     """Every subterm, the term first, in pre-order left to right (no recursion)."""
-    todo = [term]
-    while todo:
-        t = todo.pop()
-        yield t
-        todo.extend(reversed(subterms(t)))
+    return preorder(term, subterms)
 
 
 def size(term: Term) -> int:

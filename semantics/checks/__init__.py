@@ -121,6 +121,9 @@ class GraphCheck(Check):
 
     options = ("check_mode",)
     on_passes = False  # passes never change the graph (Policy.due)
+    # problems_touched reads the check's own journal; a check whose index keeps a journal
+    # of its own (checks.incremental: names, graph, validity) says False, and is passed None
+    reads_journal = True
 
     def __init__(self, check_mode: str = "exhaustive"):
         self.policy = Policy(check_mode)
@@ -163,19 +166,21 @@ class GraphCheck(Check):
         graph = machine.graph
         if not self.incremental:
             problems = self.problems(machine)
-        elif self.seen[0] is graph and not self.journal.everything:
+        elif self.seen[0] is graph and not (self.journal is not None and self.journal.everything):
             problems = self.problems_touched(machine, self.journal)
-            self.journal.clear()
+            if self.journal is not None:
+                self.journal.clear()
         else:  # the first look at this graph: the whole of it, and a journal from now on
             from ..journal import Journal
 
             if self.journal is not None and self.seen[0] is not None:
                 self.journal.detach(self.seen[0])
-            self.journal = Journal()
             problems = self.problems(machine)
             if not problems:
                 self.start_incremental(machine)
-            self.journal.attach(graph)
+            self.journal = Journal() if self.reads_journal else None
+            if self.journal is not None:
+                self.journal.attach(graph)
         self.seen = (graph, graph.version)
         if problems:
             message, nodes = problems[0]

@@ -88,7 +88,6 @@ class Determinism(Check):
         self._saved_token = (t.position, t.direction, t.flag, list(t.stack), list(t.box_stack))
         self._collectors = [o.__self__ for o in machine.after if isinstance(getattr(o, "__self__", None), Collector)]
         self._saved_counts = [c.counts.copy() for c in self._collectors]
-        self._first_new = machine.graph.allocated() + 1  # ids from here on are the trial's
         machine.graph.begin_trial()
 
     def _apply(self, machine, option) -> None:
@@ -133,10 +132,8 @@ class Determinism(Check):
                 self._apply(machine, options[i])
                 if options[i][0] == "box.close":
                     break
-            touched = g.touched_in_trial()
-            old = {x for x in touched if x.id < self._first_new}
-            new_names = {x for s, x, added in g.undo if s is g.names_in_use and added}
-            described = canonical_region(g, machine.token, touched if region is None else region | (touched - old), new_names)
+            old, new = g.touched_in_trial()
+            described = canonical_region(g, machine.token, (old if region is None else region) | new, g.names_created_in_trial())
         finally:
             self._undo(machine)
         return counts, old, described

@@ -139,12 +139,24 @@ def immediate_dominators(succ, start) -> dict:
     return idom
 
 
+def cycle_problem(kind: str, nodes: list) -> tuple[str, list]:
+    return (f"a cyclic box-path of {'argument' if kind == '!' else 'provisional'} types", nodes)
+
+
+def uncovered_problem(n: G.Node) -> tuple[str, list]:
+    """A λ whose bound variable, or an A/P-node that, a box-path reaches from the root
+    without passing what should cover it."""
+    if n.kind == G.LAM:
+        return (f"the bound variable of {n!r} is not covered by its input", [n])
+    return (f"{n!r} is reachable from the root by a box-path crossing no ?-node", [n])
+
+
 def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
     problems: list[tuple[str, list]] = []
-    for kind, what in (("!", "argument"), ("¡", "provisional")):
+    for kind in ("!", "¡"):
         on_cycle = _cycle_nodes(_successors(graph, kind))
         if on_cycle:
-            problems.append((f"a cyclic box-path of {what} types", on_cycle))
+            problems.append(cycle_problem(kind, on_cycle))
     if graph.root is None:
         return problems
     succ = _successors(graph)
@@ -160,7 +172,7 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
             while v is not start and v is not inp:
                 v = idom[v]
             if v is not inp:
-                problems.append((f"the bound variable of {n!r} is not covered by its input", [n]))
+                problems.append(uncovered_problem(n))
     # A/P covering: reachable from the root without crossing a ?-node?
     covered = [n for n in graph.nodes if n.kind in (G.ABD, G.PROJ)]
     if covered:
@@ -174,7 +186,7 @@ def graph_problems(graph: G.Graph) -> list[tuple[str, list]]:
                     queue.append(w)
         for n in covered:
             if n in seen:
-                problems.append((f"{n!r} is reachable from the root by a box-path crossing no ?-node", [n]))
+                problems.append(uncovered_problem(n))
     return problems
 
 
@@ -335,16 +347,12 @@ class _Order:
             if v not in self.pos:
                 self._place(v)
         for v in live:
-            for w in succ_kind(v, kind):
-                if w not in self.pos:
-                    self._place(w)
-                cycle = self.insert(v, w)
-                if cycle is not None:
-                    return cycle
-            for w in pred_kind(v, kind):
-                if w not in self.pos:
-                    self._place(w)
-                cycle = self.insert(w, v)
+            edges = [(v, w) for w in succ_kind(v, kind)] + [(w, v) for w in pred_kind(v, kind)]
+            for x, y in edges:
+                for end in (x, y):
+                    if end not in self.pos:
+                        self._place(end)
+                cycle = self.insert(x, y)
                 if cycle is not None:
                     return cycle
         return []
@@ -411,10 +419,7 @@ class _Guards:
         for v in region:
             self.index.setdefault(v, set()).add(n)
         if reached:
-            if n.kind == G.LAM:
-                self.problems[n] = (f"the bound variable of {n!r} is not covered by its input", [n])
-            else:
-                self.problems[n] = (f"{n!r} is reachable from the root by a box-path crossing no ?-node", [n])
+            self.problems[n] = uncovered_problem(n)
 
     def _blocked(self, n: G.Node, v) -> bool:
         if n.kind == G.LAM:
@@ -501,13 +506,12 @@ class GraphIndex:
     def update(self, graph: G.Graph, journal) -> list[tuple[str, list]]:
         vertices = self.vertices(graph, journal)
         problems: list[tuple[str, list]] = []
-        for kind, what in (("!", "argument"), ("¡", "provisional")):
-            order = self.orders[kind]
+        for kind, order in self.orders.items():
             order.forget(v for v in journal.nodes if v is not None and v not in graph.nodes)
             order.forget(v for v in journal.links if v is not None and v not in graph.links)
             cycle = order.update(vertices)
             if cycle:
-                problems.append((f"a cyclic box-path of {what} types", cycle))
+                problems.append(cycle_problem(kind, cycle))
         dead = [n for n in journal.nodes if n is not None and n not in graph.nodes and n in self.guards.region]
         for n in dead:
             self.guards._drop(n)
@@ -524,6 +528,7 @@ def graph_problems_incremental(machine) -> list[tuple[str, list]]:
 
 class GraphCriterion(GraphCheck):
     name = "graph"
+    reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):
         return graph_problems_now(machine)

@@ -20,23 +20,74 @@ from ..types import names_of
 from . import GraphCheck
 
 
+# ---- the conditions, one name or one element at a time (the whole-graph check and the
+# ---- incremental one, NameIndex, both state them through these) ----------------------------
+
+def free_size(n: G.Node):
+    """(a, size) if the node makes the name a free with that size (a vector constant of type
+    V_a, a P_n with output !V_a), else None."""
+    if n.kind == G.VCONST:
+        return n.data[1], len(n.data[0])
+    if n.kind == G.PROJ:
+        return n.data, len(n.ins)
+    return None
+
+
+def size_problems(a: str, sizes, witnesses) -> list[tuple[str, list]]:
+    if len(sizes) > 1:
+        return [(f"no validation map: the free name {a} has vectors/projections of sizes {sorted(sizes)}", list(witnesses))]
+    return []
+
+
+def binding_problems(a: str, binders: list, free: bool) -> list[tuple[str, list]]:
+    problems = []
+    if len(binders) > 1:
+        problems.append((f"the name {a} is bound by {len(binders)} A-nodes", binders))
+    if binders and free:
+        problems.append((f"the name {a} is both bound and free", binders))
+    return problems
+
+
+def leak_problems(graph: G.Graph, bound) -> list[tuple[str, list]]:
+    """Bound names in the root's type."""
+    if graph.root is None or not bound:
+        return []
+    leaked = names_of(graph.root.type.type) & bound
+    return [(f"bound name(s) {sorted(leaked)} in the root's type {graph.root.type}", [])] if leaked else []
+
+
+def binder_box(binders) -> "G.Box | None":
+    """The box a bound name must stay strictly inside (one binder; with several, which is a
+    problem already, the first by id)."""
+    return min(binders, key=lambda n: n.id).box
+
+
+def link_scope_problems(graph: G.Graph, link: G.Link, a: str, box: G.Box) -> list[tuple[str, list]]:
+    ends = [e for e in (link.src, link.dst) if e is not None]
+    if not all(graph.is_inside(e, box) and e.door_of is not box for e in ends):
+        return [(f"the bound name {a} occurs on {link!r}, outside the box of its A-node", ends)]
+    return []
+
+
+def node_scope_problems(graph: G.Graph, n: G.Node, a: str, box: G.Box) -> list[tuple[str, list]]:
+    if n.kind != G.ABD and not graph.is_inside(n, box):
+        return [(f"the bound name {a} occurs on {n!r}, outside the box of its A-node", [n])]
+    return []
+
+
 def validation_map(graph: G.Graph) -> tuple[dict[str, int], list[tuple[str, list]]]:
     """The validation map v on free names, and the problems found (empty if there is one)."""
     sizes: dict[str, set[int]] = {}
     witnesses: dict[str, list] = {}
     for n in graph.nodes:
-        if n.kind == G.VCONST:
-            values, a = n.data
-            sizes.setdefault(a, set()).add(len(values))
-            witnesses.setdefault(a, []).append(n)
-        elif n.kind == G.PROJ:
-            sizes.setdefault(n.data, set()).add(len(n.ins))
-            witnesses.setdefault(n.data, []).append(n)
+        found = free_size(n)
+        if found is not None:
+            sizes.setdefault(found[0], set()).add(found[1])
+            witnesses.setdefault(found[0], []).append(n)
     v, problems = {}, []
     for a, s in sizes.items():
-        if len(s) != 1:
-            problems.append((f"no validation map: the free name {a} has vectors/projections of sizes {sorted(s)}", witnesses[a]))
-        else:
+        problems += size_problems(a, s, witnesses[a])
+        if len(s) == 1:
             v[a] = next(iter(s))
     return v, problems
 
@@ -49,28 +100,19 @@ def name_problems(graph: G.Graph) -> list[tuple[str, list]]:
         if n.kind == G.ABD:
             binders.setdefault(n.data, []).append(n)
     for a, nodes in binders.items():
-        if len(nodes) > 1:
-            problems.append((f"the name {a} is bound by {len(nodes)} A-nodes", nodes))
-        if a in free:
-            problems.append((f"the name {a} is both bound and free", nodes))
+        problems += binding_problems(a, nodes, a in free)
     if not binders:
         return problems
-    if graph.root is not None:
-        leaked = names_of(graph.root.type.type) & set(binders)
-        if leaked:
-            problems.append((f"bound name(s) {sorted(leaked)} in the root's type {graph.root.type}", []))
-    boxed = {a: ns[0].box for a, ns in binders.items() if ns[0].box is not None}
+    problems += leak_problems(graph, binders.keys())
+    boxed = {a: binder_box(ns) for a, ns in binders.items()}
+    boxed = {a: box for a, box in boxed.items() if box is not None}
     if boxed:
         for link in graph.links:
             for a in names_of(link.type.type) & boxed.keys():
-                box = boxed[a]
-                ends = [e for e in (link.src, link.dst) if e is not None]
-                if not all(graph.is_inside(e, box) and e.door_of is not box for e in ends):
-                    problems.append((f"the bound name {a} occurs on {link!r}, outside the box of its A-node", ends))
+                problems += link_scope_problems(graph, link, a, boxed[a])
         for n in graph.nodes:
             for a in G.node_names(n) & boxed.keys():
-                if n.kind != G.ABD and not graph.is_inside(n, boxed[a]):
-                    problems.append((f"the bound name {a} occurs on {n!r}, outside the box of its A-node", [n]))
+                problems += node_scope_problems(graph, n, a, boxed[a])
     return problems
 
 
@@ -100,14 +142,8 @@ class NameIndex:
 
     # ---- upkeep ---------------------------------------------------------------------
     def _add_node(self, n: G.Node) -> None:
-        if n.kind == G.VCONST:
-            c = ("free", n.data[1], len(n.data[0]))
-        elif n.kind == G.PROJ:
-            c = ("free", n.data, len(n.ins))
-        elif n.kind == G.ABD:
-            c = ("bound", n.data)
-        else:
-            c = None
+        found = free_size(n)
+        c = ("free", *found) if found is not None else ("bound", n.data) if n.kind == G.ABD else None
         if c is not None:
             self.contrib[n] = c
             if c[0] == "free":
@@ -152,20 +188,7 @@ class NameIndex:
     # ---- checking ---------------------------------------------------------------------
     def _boxed(self, a: str):
         nodes = self.binders.get(a)
-        if not nodes:
-            return None
-        return next(iter(nodes)).box if len(nodes) == 1 else min(nodes, key=lambda n: n.id).box
-
-    def _link_scope(self, graph, link, a, box) -> list:
-        ends = [e for e in (link.src, link.dst) if e is not None]
-        if not all(graph.is_inside(e, box) and e.door_of is not box for e in ends):
-            return [(f"the bound name {a} occurs on {link!r}, outside the box of its A-node", ends)]
-        return []
-
-    def _node_scope(self, graph, n, a, box) -> list:
-        if n.kind != G.ABD and not graph.is_inside(n, box):
-            return [(f"the bound name {a} occurs on {n!r}, outside the box of its A-node", [n])]
-        return []
+        return binder_box(nodes) if nodes else None
 
     def update(self, graph: G.Graph, journal) -> list[tuple[str, list]]:
         from ..journal import touched
@@ -208,39 +231,24 @@ class NameIndex:
         problems: list[tuple[str, list]] = []
         for a in sorted(changed):
             counts = self.sizes.get(a, {})
-            if len(counts) > 1:
-                witnesses = [n for n in self.occ_nodes.get(a, ()) if n.kind in (G.VCONST, G.PROJ)]
-                problems.append((f"no validation map: the free name {a} has vectors/projections of sizes {sorted(counts)}", witnesses))
-            binders = self.binders.get(a, set())
-            if len(binders) > 1:
-                problems.append((f"the name {a} is bound by {len(binders)} A-nodes", list(binders)))
-            if binders and counts:
-                problems.append((f"the name {a} is both bound and free", list(binders)))
-        if self.binders and graph.root is not None:
-            leaked = names_of(graph.root.type.type) & self.binders.keys()
-            if leaked:
-                problems.append((f"bound name(s) {sorted(leaked)} in the root's type {graph.root.type}", []))
-        for a in sorted(rescope):
-            box = self._boxed(a)
-            if box is None:
-                continue
-            for link in self.occ_links.get(a, ()):
-                problems += self._link_scope(graph, link, a, box)
-            for n in self.occ_nodes.get(a, ()):
-                problems += self._node_scope(graph, n, a, box)
+            witnesses = [n for n in self.occ_nodes.get(a, ()) if free_size(n) is not None]
+            problems += size_problems(a, counts, witnesses)
+            problems += binding_problems(a, list(self.binders.get(a, ())), bool(counts))
+        problems += leak_problems(graph, self.binders.keys())
         nodes, links, _boxes = touched(graph, journal)
-        for link in links:
-            for a in self.link_names.get(link, ()):
-                if a not in rescope:
-                    box = self._boxed(a)
-                    if box is not None:
-                        problems += self._link_scope(graph, link, a, box)
-        for n in nodes:
-            for a in self.node_names.get(n, ()):
-                if a not in rescope:
-                    box = self._boxed(a)
-                    if box is not None:
-                        problems += self._node_scope(graph, n, a, box)
+        # every occurrence of a rescoped name; the names on what was touched
+        link_names = [(link, a) for a in sorted(rescope) for link in self.occ_links.get(a, ())]
+        link_names += [(link, a) for link in links for a in self.link_names.get(link, ()) if a not in rescope]
+        node_names = [(n, a) for a in sorted(rescope) for n in self.occ_nodes.get(a, ())]
+        node_names += [(n, a) for n in nodes for a in self.node_names.get(n, ()) if a not in rescope]
+        for link, a in link_names:
+            box = self._boxed(a)
+            if box is not None:
+                problems += link_scope_problems(graph, link, a, box)
+        for n, a in node_names:
+            box = self._boxed(a)
+            if box is not None:
+                problems += node_scope_problems(graph, n, a, box)
         return problems
 
 
@@ -266,6 +274,7 @@ class SizesView:
 
 class NameCriteria(GraphCheck):
     name = "names"
+    reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):
         return name_problems(machine.graph)

@@ -50,6 +50,7 @@ class Validity(GraphCheck):
     """The criteria as a whole-graph check; the token condition after every transition."""
 
     name = "validity"
+    reads_journal = False  # its index (checks.incremental) keeps its own
     on_passes = True  # the token condition, after every transition
 
     def problems(self, machine):

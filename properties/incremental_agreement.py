@@ -157,8 +157,11 @@ WHOLE = {
 
 def rewrites_of(term, config) -> int:
     """How many rewrites the bare run of `term` makes (to draw a step within the run)."""
+    from .coverage import record
+
     execution = Execution(term)
     result = execution.run(config.max_steps)
+    record(result)  # the property's runs and rule coverage, as the other properties report them
     return sum(n for rule, n in result.rules.items() if not rule.startswith("pass."))
 
 

@@ -19,7 +19,11 @@ from . import graph as G
 
 
 class Journal:
-    __slots__ = ("nodes", "links", "boxes", "moved", "everything")
+    """What a consumer has not yet looked at. The graph records into one Recorder at most
+    (whatever the number of consumers), so a primitive costs the same with one incremental
+    check as with four; `gather` hands each consumer what was recorded since."""
+
+    __slots__ = ("nodes", "links", "boxes", "moved", "everything", "recorder")
 
     def __init__(self):
         self.nodes: set = set()
@@ -27,6 +31,7 @@ class Journal:
         self.boxes: set = set()
         self.moved: list = []  # (box, the boxes it was inside before moving, innermost first)
         self.everything = False
+        self.recorder = None  # the Recorder of the graph this journal is attached to
 
     def __bool__(self) -> bool:
         return bool(self.nodes or self.links or self.boxes or self.moved or self.everything)
@@ -39,12 +44,51 @@ class Journal:
         self.everything = False
 
     def attach(self, graph: G.Graph) -> None:
-        if self not in graph.journals:
-            graph.journals.append(self)
+        recorder = next((j for j in graph.journals if isinstance(j, Recorder)), None)
+        if recorder is None:
+            recorder = Recorder()
+            graph.journals.append(recorder)
+        recorder.flush()  # what was recorded before this journal started goes to the others
+        if self not in recorder.subscribers:
+            recorder.subscribers.append(self)
+        self.recorder = recorder
 
     def detach(self, graph: G.Graph) -> None:
-        if self in graph.journals:
-            graph.journals.remove(self)
+        for recorder in [j for j in graph.journals if isinstance(j, Recorder)]:
+            if self in recorder.subscribers:
+                recorder.flush()
+                recorder.subscribers.remove(self)
+                if not recorder.subscribers:
+                    graph.journals.remove(recorder)
+        self.recorder = None
+
+    def gather(self) -> "Journal":
+        """Bring in what the graph recorded since the last gather (of any consumer)."""
+        if self.recorder is not None:
+            self.recorder.flush()
+        return self
+
+
+class Recorder(Journal):
+    """The journal the graph's primitives write to; `flush` merges it into every attached
+    consumer's journal and empties it."""
+
+    __slots__ = ("subscribers",)
+
+    def __init__(self):
+        super().__init__()
+        self.subscribers: list = []
+
+    def flush(self) -> None:
+        if not self:
+            return
+        for j in self.subscribers:
+            j.nodes |= self.nodes
+            j.links |= self.links
+            j.boxes |= self.boxes
+            j.moved.extend(self.moved)
+            j.everything = j.everything or self.everything
+        self.clear()
 
 
 def touched(graph: G.Graph, journal: Journal) -> tuple[set, set, set]:

@@ -166,7 +166,7 @@ class GraphCheck(Check):
         graph = machine.graph
         if not self.incremental:
             problems = self.problems(machine)
-        elif self.seen[0] is graph and not (self.journal is not None and self.journal.everything):
+        elif self.seen[0] is graph and not (self.journal is not None and self.journal.gather().everything):
             problems = self.problems_touched(machine, self.journal)
             if self.journal is not None:
                 self.journal.clear()

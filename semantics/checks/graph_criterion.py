@@ -340,19 +340,23 @@ class _Order:
         return None
 
     def update(self, vertices) -> list:
-        """After a transition: place new vertices, then insert every edge at them."""
+        """After a transition: place new vertices, then insert every edge out of them. Both
+        ends of an edge that may be new are among `vertices` (GraphIndex.vertices: the
+        journal's touched elements with their adjacent links and nodes, and the root and
+        door links of a touched box), so its source's successors find it."""
         kind = self.kind
+        pos = self.pos
         live = [v for v in vertices if isinstance(v, G.Node) or v.type.kind == kind]
         for v in live:
-            if v not in self.pos:
+            if v not in pos:
                 self._place(v)
         for v in live:
-            edges = [(v, w) for w in succ_kind(v, kind)] + [(w, v) for w in pred_kind(v, kind)]
-            for x, y in edges:
-                for end in (x, y):
-                    if end not in self.pos:
-                        self._place(end)
-                cycle = self.insert(x, y)
+            for w in succ_kind(v, kind):
+                if w not in pos:
+                    self._place(w)
+                if pos[v] < pos[w]:
+                    continue  # the edge agrees with the order
+                cycle = self.insert(v, w)
                 if cycle is not None:
                     return cycle
         return []
@@ -367,16 +371,20 @@ class _Guards:
     reachable from the root without passing the λ's input; an A- or P-node must not be
     reachable from the root without passing a ?-node. For each guard, the region is what a
     backward search from its target meets before its blockers; the guard holds iff the root
-    is not in it (the same verdict as dominators / the forward search). A transition can
-    change a region only where an edge changed, and every changed edge has a touched end:
-    so only the guards whose region holds a touched vertex (or whose own node was touched)
-    are searched again (see `update`)."""
+    is not in it (the same verdict as dominators / the forward search). A region is closed
+    under the predecessors that are not blockers; a transition can break that closure only
+    with a new edge into the region (its target is touched, and its predecessors now differ
+    from those seen at the last look) or with a ?-node that stopped being one (touched). So
+    only those predecessors are added and searched from; a guard whose own node was touched
+    is searched again from scratch (see `update`)."""
 
     def __init__(self, graph: G.Graph):
         self.region: dict = {}  # guard node -> set of vertices
         self.index: dict = {}  # vertex -> set of guard nodes
         self.problems: dict = {}  # guard node -> problem
         self.exact: dict = {}  # guard node -> size of its region when last searched from scratch
+        self.seen: dict = {}  # vertex of some region -> its predecessors at the last look
+        self.whys = {n for n in graph.nodes if n.kind == G.WHY}  # the ?-nodes at the last look
         for n in graph.nodes:
             self.refresh(graph, n)
 
@@ -391,6 +399,7 @@ class _Guards:
                 guards.discard(n)
                 if not guards:
                     del self.index[v]
+                    self.seen.pop(v, None)
         self.problems.pop(n, None)
         self.exact.pop(n, None)
 
@@ -398,27 +407,13 @@ class _Guards:
         self._drop(n)
         if n not in graph.nodes or not self._is_guard(n) or graph.root is None:
             return
-        if n.kind == G.LAM:
-            target, blocked = n.outs[1], (lambda v, inp=n.ins[0]: v is inp)
-        else:
-            target, blocked = n, (lambda v: isinstance(v, G.Node) and v.kind == G.WHY)
+        target = n.outs[1] if n.kind == G.LAM else n
         region = {target}
-        stack = [target]
-        root = graph.root
-        reached = target is root
-        while stack:
-            v = stack.pop()
-            for w in pred_all(v):
-                if w not in region and not blocked(w):
-                    region.add(w)
-                    stack.append(w)
-                    if w is root:
-                        reached = True
         self.region[n] = region
+        self.index.setdefault(target, set()).add(n)
+        self._grow(n, region, [target], {})
         self.exact[n] = len(region)
-        for v in region:
-            self.index.setdefault(v, set()).add(n)
-        if reached:
+        if graph.root in region:
             self.problems[n] = uncovered_problem(n)
 
     def _blocked(self, n: G.Node, v) -> bool:
@@ -426,45 +421,74 @@ class _Guards:
             return v is n.ins[0]
         return isinstance(v, G.Node) and v.kind == G.WHY
 
+    def _preds(self, v, memo: dict) -> tuple:
+        p = memo.get(v)
+        if p is None:
+            p = memo[v] = tuple(pred_all(v))
+        return p
+
+    def _grow(self, n, region: set, stack: list, memo: dict) -> bool:
+        """Close the region under non-blocked predecessors, searching from `stack` (vertices
+        of the region); whether it grew."""
+        index, seen = self.index, self.seen
+        grown = False
+        while stack:
+            v = stack.pop()
+            preds = seen[v] = self._preds(v, memo)
+            for w in preds:
+                if w not in region and not self._blocked(n, w):
+                    region.add(w)
+                    index.setdefault(w, set()).add(n)
+                    stack.append(w)
+                    grown = True
+        return grown
+
     def update(self, graph: G.Graph, vertices) -> list:
-        """A guard whose own node was touched is searched again from scratch. Otherwise its
-        region only grows from where an edge into it may have appeared: from the touched
-        vertices in it, and from touched vertices entering it (a new predecessor, or a ?-node
-        that stopped being one). A region is kept as a superset (what an edge deletion
-        removed stays), which can only make the root seem reachable: that is confirmed by a
-        search from scratch, as is a region grown to twice its exact size."""
-        recompute, seeds = set(), {}
+        """Only the guards whose own node was touched are searched again from scratch. Other
+        regions grow from the edges that may be new into them: the predecessors of a touched
+        vertex of the region that were not among those seen at the last look (all of them
+        for a vertex never seen), and the edges out of a touched node that stopped being a
+        ?-node. A region is kept as a superset (what an edge deletion removed stays), which
+        can only make the root seem reachable: that is confirmed by a search from scratch,
+        as is a region grown to twice its exact size."""
+        memo: dict = {}
+        recompute, starts = set(), {}
+        index, seen, whys = self.index, self.seen, self.whys
         for v in vertices:
-            if isinstance(v, G.Node) and (v in self.region or self._is_guard(v)):
-                recompute.add(v)
-            for n in self.index.get(v, ()):
-                seeds.setdefault(n, []).append(v)
-            for w in succ_all(v):
-                for n in self.index.get(w, ()):
-                    seeds.setdefault(n, []).append(v)
+            if isinstance(v, G.Node):
+                if v in self.region or self._is_guard(v):
+                    recompute.add(v)
+                if v.kind == G.WHY:
+                    whys.add(v)
+                elif v in whys:  # no longer a blocker: its edges into regions are new to them
+                    whys.discard(v)
+                    for w in succ_all(v):
+                        for n in index.get(w, ()):
+                            starts.setdefault(n, []).append(v)
+            guards = index.get(v)
+            if guards:
+                now = self._preds(v, memo)
+                before = seen.get(v)
+                new = now if before is None else [u for u in now if u not in before]
+                seen[v] = now
+                if new:
+                    for n in guards:
+                        starts.setdefault(n, []).extend(new)
         root = graph.root
-        for n, starts in seeds.items():
+        for n, new in starts.items():
             if n in recompute:
                 continue
             region = self.region[n]
             stack = []
-            for v in starts:
-                if self._blocked(n, v):
-                    continue
-                if v not in region:
-                    region.add(v)
-                    self.index.setdefault(v, set()).add(n)
-                stack.append(v)
-            grown = False
-            while stack:
-                v = stack.pop()
-                for w in pred_all(v):
-                    if w not in region and not self._blocked(n, w):
-                        region.add(w)
-                        self.index.setdefault(w, set()).add(n)
-                        stack.append(w)
-                        grown = True
-            if root in region or (grown and len(region) > 2 * self.exact[n] + 64):
+            for u in new:
+                if u not in region and not self._blocked(n, u):
+                    region.add(u)
+                    index.setdefault(u, set()).add(n)
+                    stack.append(u)
+            if not stack:
+                continue
+            self._grow(n, region, stack, memo)
+            if root in region or len(region) > 2 * self.exact[n] + 64:
                 recompute.add(n)
         for n in recompute:
             self.refresh(graph, n)

@@ -20,7 +20,7 @@ def start(machine, key: str, factory) -> None:
     store = machine.__dict__.setdefault("_incremental", {})
     graph = machine.graph
     entry = store.get(key)
-    if entry is not None and entry.graph is graph and not entry.journal.everything:
+    if entry is not None and entry.graph is graph and not entry.journal.gather().everything:
         return
     if entry is not None:
         entry.journal.detach(entry.graph)
@@ -37,7 +37,7 @@ def update(machine, key: str, factory, whole) -> list:
     store = machine.__dict__.setdefault("_incremental", {})
     graph = machine.graph
     entry = store.get(key)
-    if entry is None or entry.graph is not graph or entry.journal.everything:
+    if entry is None or entry.graph is not graph or entry.journal.gather().everything:
         problems = whole(machine)
         if not problems:
             start(machine, key, factory)

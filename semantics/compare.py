@@ -134,6 +134,7 @@ class _Canon:
         self.num: dict = {}
         self.names: dict[str, object] = {}
         self.out: list = []
+        self.types: dict = {}  # id of a type (alive in the graph) -> its description
 
     def name(self, a):
         if a in self.labels:
@@ -143,10 +144,17 @@ class _Canon:
         return self.names[a]
 
     def type_(self, t):
+        key = id(t)
+        described = self.types.get(key)
+        if described is None:  # names are numbered at their first occurrence: cached after it
+            described = self.types[key] = self._type(t)
+        return described
+
+    def _type(self, t):
         if isinstance(t, Vec):
             return ("V", self.name(t.name))
         if isinstance(t, Arrow):
-            return ("->", self.type_(t.dom), self.type_(t.cod))
+            return ("->", self._type(t.dom), self._type(t.cod))
         return str(t)
 
     def data(self, n):
@@ -360,7 +368,9 @@ def canonical_region(graph: G.Graph, token, region: set, new_names: set):
         for w in _Canon._neighbours(z):
             if w is not None and w in live:
                 c.visit(w)
-    main = sorted(map(repr, c.out))
+    # the traversal's order is canonical (anchors in a fixed order, then the fixed neighbours
+    # by identity, each entered port by port), so the descriptions need no sorting
+    main = tuple(c.out)
     components = _components(
         {x for x in live if x not in c.num and isinstance(x, G.Node)},
         lambda: _RegionCanon(live, _Pinned(new_names), None),

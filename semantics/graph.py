@@ -397,12 +397,16 @@ class Graph:
         for x in objects:
             if x is None or x in saved:
                 continue
-            if isinstance(x, Node):
-                saved[x] = (list(x.ins), list(x.outs), x.box, x.door_of, x.kind, x.data)
-            elif isinstance(x, Link):
-                saved[x] = (x.type, x.src, x.src_port, x.dst, x.dst_port)
-            else:
-                saved[x] = (x.principal, list(x.doors), x.parent)
+            saved[x] = self._fields(x)
+
+    @staticmethod
+    def _fields(x):
+        """What `_keep` saves of x, as it is now."""
+        if isinstance(x, Node):
+            return (list(x.ins), list(x.outs), x.box, x.door_of, x.kind, x.data)
+        if isinstance(x, Link):
+            return (x.type, x.src, x.src_port, x.dst, x.dst_port)
+        return (x.principal, list(x.doors), x.parent)
 
     def begin_trial(self) -> None:
         """From now on, every primitive records how to undo it; `end_trial` undoes them all.
@@ -418,13 +422,22 @@ class Graph:
     def touched_in_trial(self) -> tuple[set, set]:
         """The nodes, links and boxes the trial changed or created so far: (those that
         existed when it began, those it created)."""
-        found = set(self._saved)
-        for s, x, _added in self.undo:
-            if s is self.nodes or s is self.links or s is self.boxes:
-                found.add(x)
         first_new = self._trial[1]
-        old = {x for x in found if x.id < first_new}
-        return old, found - old
+        found = set()
+        was_in: dict = {}  # (set, element) -> whether it was in the set when the trial began
+        for s, x, added in self.undo:
+            if s is self.nodes or s is self.links or s is self.boxes:
+                if x.id >= first_new:
+                    found.add(x)
+                else:
+                    was_in.setdefault((id(s), x), (s, not added))
+        old = {x for (_k, x), (s, before) in was_in.items() if (x in s) != before}
+        for x, state in self._saved.items():
+            if x.id >= first_new:
+                found.add(x)
+            elif x not in old and state != self._fields(x):
+                old.add(x)  # changed (a field saved but put back as it was is no change)
+        return old, found
 
     def names_created_in_trial(self) -> set:
         return {x for s, x, added in self.undo if s is self.names_in_use and added}

@@ -566,13 +566,18 @@ class Graph:
             c.principal = node_map[b.principal]
             c.doors = [node_map[d] for d in b.doors]
         link_map: dict[Link, Link] = {}
-        for link in self.links:
+        for link in self.links:  # the ports as they are (set directly: the copy is new)
             c = Link(link.id, link.type)
             g.links.add(c)
             if link.src is not None:
-                g.set_src(c, node_map[link.src], link.src_port)
+                c.src, c.src_port = node_map[link.src], link.src_port
+                c.src.outs[link.src_port] = c
             if link.dst is not None:
-                g.set_dst(c, node_map[link.dst], link.dst_port)
+                c.dst, c.dst_port = d, port = node_map[link.dst], link.dst_port
+                if port == VAR:
+                    d.outs[1] = c
+                else:
+                    d.ins[port] = c
             link_map[link] = c
         g.root = link_map.get(self.root)
         g.params = [node_map[p] for p in self.params]

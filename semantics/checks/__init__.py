@@ -234,8 +234,9 @@ class Monitor:
         self.violation: Optional[InvariantViolation] = None
         self.last_rule: Optional[str] = None
         # whom to consult after a rewrite, and after a pass: checks with a per-transition part
-        self.on_rewrites = [c for c in checks if type(c).after is not Check.after]
-        self.on_passes = [c for c in self.on_rewrites if c.on_passes]
+        on_rewrites = [c for c in checks if type(c).after is not Check.after]
+        self.on_rewrites = [(c.name, c.after) for c in on_rewrites]  # bound once: called per transition
+        self.on_passes = [(c.name, c.after) for c in on_rewrites if c.on_passes]
         machine.after.append(self._after)
 
     def _timed(self, check: Check, method: str, *args) -> None:
@@ -247,13 +248,20 @@ class Monitor:
             self.seconds[check.name] += time.perf_counter() - start
 
     def _after(self, machine, rule_id, redex) -> None:
+        """What `_timed` does for each check with a per-transition part, inlined (it runs
+        after every transition)."""
         self.last_rule = rule_id
-        for check in self.on_passes if rule_id.startswith("pass.") else self.on_rewrites:
+        seconds, runs, clock = self.seconds, self.runs, time.perf_counter
+        for name, after in self.on_passes if rule_id.startswith("pass.") else self.on_rewrites:
+            runs[name] += 1
+            start = clock()
             try:
-                self._timed(check, "after", rule_id, redex)
+                after(machine, rule_id, redex)
             except InvariantViolation as v:
                 v.rule, v.step = rule_id, machine.steps
                 raise
+            finally:
+                seconds[name] += clock() - start
 
     def run(self, max_steps: int = 1_000_000, trace=None):
         from ..machine import Outcome

@@ -22,11 +22,12 @@ the other orders run on clones, and their end states are compared with the machi
 (at box.close) by canonical forms of the whole graph — O(graph) per order.
 
 Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
-exhaustively; a larger one by the first order and `determinism_paths` random orders (seeded,
-reproducible). Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases
+exhaustively; a larger one by its first `determinism_paths` orders (depth-first: the search
+that found it larger) and `determinism_paths` random orders (seeded, reproducible). The
+depth-first ones used to be run and then dropped; they are kept as evidence, at no cost. Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases
 numbered 1..16 and then powers of two are due, and a due phase with no choice passes its
 turn to the next phase that has one; other phases cost nothing. Cost: up to
-(determinism_paths + 1) × (phase length + size of the region) per explored phase, twice
+2 × determinism_paths × (phase length + size of the region) per explored phase, twice
 when the orders touch different elements.
 """
 
@@ -140,7 +141,7 @@ class Determinism(Check):
 
     def _explore(self, machine) -> None:
         """Every order of the phase from here (at most `determinism_paths`; else the first
-        and that many random ones), each in a trial; all must end in one state. Each end
+        that many and as many random ones), each in a trial; all must end in one state. Each end
         state is described on what its order touched; if the orders touched different
         elements of S, all are described again on the union."""
         self.phases += 1
@@ -154,9 +155,8 @@ class Determinism(Check):
                 k -= 1
             if k < 0:
                 break
-            if len(runs) >= self.limit:
+            if len(runs) >= self.limit:  # more orders than that: these, and random ones
                 self.sampled_phases += 1
-                runs = runs[:1]
                 for _ in range(self.limit):
                     sampled: list = []
                     _counts, old, described = self._order(machine, sampled, sample=True)
@@ -219,7 +219,7 @@ class Determinism(Check):
                 break
         if not exhaustive:
             self.sampled_phases += 1
-            ends = [next(self._ends(clone_machine(snapshot), sample=True)) for _ in range(self.limit)]
+            ends = ends[: self.limit] + [next(self._ends(clone_machine(snapshot), sample=True)) for _ in range(self.limit)]
         expected = None  # the machine's own end state, described once for all the orders
         for other, how in ends:
             self.explored += 1

@@ -36,25 +36,25 @@ def signature_problems(n: G.Node) -> list[str]:
     bad = []
 
     def need(cond, what):
-        if not cond:
-            bad.append(what)
+        if not cond:  # the message is built only for a problem
+            bad.append(what())
 
     if k == G.LAM:
         inp, body, var = ins[0].type, outs[0].type, outs[1].type
-        need(_is(inp, "") and isinstance(inp.type, Arrow), f"input {inp} is not a function type")
+        need(_is(inp, "") and isinstance(inp.type, Arrow), lambda: f"input {inp} is not a function type")
         if isinstance(inp.type, Arrow):
-            need(_is(body, "", inp.type.cod), f"body {body} is not {inp.type.cod}")
-            need(_is(var, "!", inp.type.dom), f"bound variable {var} is not !{inp.type.dom}")
+            need(_is(body, "", inp.type.cod), lambda: f"body {body} is not {inp.type.cod}")
+            need(_is(var, "!", inp.type.dom), lambda: f"bound variable {var} is not !{inp.type.dom}")
     elif k == G.APP:
         res, fun, arg = ins[0].type, outs[0].type, outs[1].type
-        need(_is(fun, "") and isinstance(fun.type, Arrow), f"function {fun} is not a function type")
+        need(_is(fun, "") and isinstance(fun.type, Arrow), lambda: f"function {fun} is not a function type")
         if isinstance(fun.type, Arrow):
-            need(_is(res, "", fun.type.cod), f"input {res} is not {fun.type.cod}")
-            need(_is(arg, "!", fun.type.dom), f"argument {arg} is not !{fun.type.dom}")
+            need(_is(res, "", fun.type.cod), lambda: f"input {res} is not {fun.type.cod}")
+            need(_is(arg, "!", fun.type.dom), lambda: f"argument {arg} is not !{fun.type.dom}")
     elif k == G.CONST:
-        need(_is(ins[0].type, "", F), f"input {ins[0].type} is not F")
+        need(_is(ins[0].type, "", F), lambda: f"input {ins[0].type} is not F")
     elif k == G.VCONST:
-        need(_is(ins[0].type, "", Vec(n.data[1])), f"input {ins[0].type} is not V_{n.data[1]}")
+        need(_is(ins[0].type, "", Vec(n.data[1])), lambda: f"input {ins[0].type} is not V_{n.data[1]}")
     elif k == G.OP0:
         op, name = n.data
         if op not in C.SIGMA:
@@ -62,40 +62,40 @@ def signature_problems(n: G.Node) -> list[str]:
         _sym, left, right, result = C.SIGMA[op]
         kinds = {"F": F, "V": Vec(name) if name else None}
         for link, kind, what in ((ins[0], result, "input"), (outs[0], left, "left"), (outs[1], right, "right")):
-            need(_is(link.type, "", kinds[kind]), f"{what} {link.type} is not {kinds[kind]}")
+            need(_is(link.type, "", kinds[kind]), lambda: f"{what} {link.type} is not {kinds[kind]}")
     elif k == G.OP1:
         op, name = n.data
         va = Vec(name)
         elem = va if op == "iadd" else F
-        need(_is(ins[0].type, "", va), f"input {ins[0].type} is not {va}")
-        need(_is(outs[0].type, "!", Arrow(va, elem)), f"function {outs[0].type} is not !({va} -> {elem})")
-        need(_is(outs[1].type, "", va), f"vector {outs[1].type} is not {va}")
+        need(_is(ins[0].type, "", va), lambda: f"input {ins[0].type} is not {va}")
+        need(_is(outs[0].type, "!", Arrow(va, elem)), lambda: f"function {outs[0].type} is not !({va} -> {elem})")
+        need(_is(outs[1].type, "", va), lambda: f"vector {outs[1].type} is not {va}")
     elif k == G.BANG:
-        need(ins[0].type.kind == "!" and _is(outs[0].type, "", ins[0].type.type), f"{ins[0].type} / {outs[0].type}")
+        need(ins[0].type.kind == "!" and _is(outs[0].type, "", ins[0].type.type), lambda: f"{ins[0].type} / {outs[0].type}")
     elif k == G.WHY:
-        need(ins[0].type.kind == "!" and ins[0].type == outs[0].type, f"{ins[0].type} / {outs[0].type}")
+        need(ins[0].type.kind == "!" and ins[0].type == outs[0].type, lambda: f"{ins[0].type} / {outs[0].type}")
     elif k == G.PWHY:
-        need(_is(ins[0].type, "¡") and _is(outs[0].type, "¡"), f"{ins[0].type} / {outs[0].type}")
+        need(_is(ins[0].type, "¡") and _is(outs[0].type, "¡"), lambda: f"{ins[0].type} / {outs[0].type}")
     elif k == G.PBANG:
-        need(_is(ins[0].type, "¡") and _is(outs[0].type, "", F), f"{ins[0].type} / {outs[0].type}")
-        need(outs[0].dst is not None and outs[0].dst.kind == G.CONST, "¡ not over a constant node")
+        need(_is(ins[0].type, "¡") and _is(outs[0].type, "", F), lambda: f"{ins[0].type} / {outs[0].type}")
+        need(outs[0].dst is not None and outs[0].dst.kind == G.CONST, lambda: "¡ not over a constant node")
     elif k == G.DER:
-        need(outs[0].type.kind == "!" and _is(ins[0].type, "", outs[0].type.type), f"{ins[0].type} / {outs[0].type}")
+        need(outs[0].type.kind == "!" and _is(ins[0].type, "", outs[0].type.type), lambda: f"{ins[0].type} / {outs[0].type}")
     elif k == G.PDER:
-        need(_is(ins[0].type, "", F) and _is(outs[0].type, "¡"), f"{ins[0].type} / {outs[0].type}")
+        need(_is(ins[0].type, "", F) and _is(outs[0].type, "¡"), lambda: f"{ins[0].type} / {outs[0].type}")
     elif k == G.CON:
-        need(outs[0].type.kind == "!" and all(l.type == outs[0].type for l in ins), f"inputs {[str(l.type) for l in ins]} / {outs[0].type}")
+        need(outs[0].type.kind == "!" and all(l.type == outs[0].type for l in ins), lambda: f"inputs {[str(l.type) for l in ins]} / {outs[0].type}")
     elif k == G.PCON:
-        need(_is(outs[0].type, "¡") and all(_is(l.type, "¡") for l in ins), "provisional contraction with a non-¡F link")
+        need(_is(outs[0].type, "¡") and all(_is(l.type, "¡") for l in ins), lambda: "provisional contraction with a non-¡F link")
     elif k == G.PROJ:
-        need(_is(outs[0].type, "!", Vec(n.data)), f"output {outs[0].type} is not !V_{n.data}")
-        need(all(_is(l.type, "!", F) for l in ins), "projection input not !F")
+        need(_is(outs[0].type, "!", Vec(n.data)), lambda: f"output {outs[0].type} is not !V_{n.data}")
+        need(all(_is(l.type, "!", F) for l in ins), lambda: "projection input not !F")
     elif k == G.ABD:
         a = Vec(n.data)
         model = outs[0].type
-        need(model.kind == "!", f"output {model} is not an argument type")
-        need(_is(ins[0].type, "!", Arrow(a, model.type)), f"f input {ins[0].type} is not !({a} -> {model.type})")
-        need(_is(ins[1].type, "!", a), f"x input {ins[1].type} is not !{a}")
+        need(model.kind == "!", lambda: f"output {model} is not an argument type")
+        need(_is(ins[0].type, "!", Arrow(a, model.type)), lambda: f"f input {ins[0].type} is not !({a} -> {model.type})")
+        need(_is(ins[1].type, "!", a), lambda: f"x input {ins[1].type} is not !{a}")
     return bad
 
 

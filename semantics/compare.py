@@ -306,23 +306,51 @@ def _least_starts(members: list) -> list:
 
 class _RegionCanon(_Canon):
     """A traversal of a region of the graph only: elements outside it are fixed — referred
-    to by their identity, never entered."""
+    to by their identity, never entered. A reference is the element's number (an int) if it
+    has one, ("f", id) if it is fixed, "x" otherwise: three types, never equal."""
 
     def __init__(self, region: set, pinned, token):
         super().__init__(pinned, False, token)
         self.region = region
 
     def ref(self, x):
+        k = self.num.get(x)
+        if k is not None:
+            return k
         if x is None:
             return None
-        if x in self.num:
-            return ("n", self.num[x])
         if x not in self.region:
             return ("f", x.id)
-        return ("x",)
+        return "x"
 
     def _neighbours(self, y):
-        return [z for z in _Canon._neighbours(y) if z is not None and z in self.region]
+        region = self.region
+        if isinstance(y, G.Link):
+            return [z for z in (y.dst, y.src) if z is not None and z in region]
+        return [z for z in (*reversed(y.outs), *reversed(y.ins)) if z is not None and z in region]
+
+    def _describe(self, y):
+        """As _Canon._describe (the same fields), with references made in place."""
+        ref = self.ref
+        if isinstance(y, G.Link):
+            token = self.token
+            return (
+                ref(y), "link", y.type.kind, self.type_(y.type.type),
+                None if y.src is None else (ref(y.src), y.src_port),
+                None if y.dst is None else (ref(y.dst), y.dst_port),
+                ("token",) if token is not None and y is token.position else (),
+            )
+        doors = None
+        door_of = y.door_of
+        if door_of is not None and y.kind == G.BANG:
+            doors = tuple(sorted(map(ref, door_of.doors), key=repr))
+        return (
+            ref(y), y.kind, self.data(y), len(y.ins), len(y.outs),
+            tuple(map(ref, y.ins)), tuple(map(ref, y.outs)),
+            ("in", ref(y.box.principal)) if y.box is not None else None,
+            ("door of", ref(door_of.principal)) if door_of is not None else None,
+            doors,
+        )
 
 
 class _Pinned:

@@ -393,10 +393,10 @@ class Graph:
 
     def _keep(self, *objects) -> None:
         """Save the fields of nodes, links and boxes a primitive is about to change (once per trial)."""
-        saved = self._saved
+        saved, first_new = self._saved, self._trial[1]
         for x in objects:
-            if x is None or x in saved:
-                continue
+            if x is None or x in saved or x.id >= first_new:
+                continue  # an element the trial created is simply dropped by end_trial
             saved[x] = self._fields(x)
 
     @staticmethod

@@ -18,6 +18,7 @@ from .. import core as C
 from .. import graph as G
 from ..types import Arrow, F, Vec
 from . import GraphCheck
+from ..journal import touched
 
 ARITY = {
     G.LAM: (1, 2), G.APP: (1, 2), G.CONST: (1, 0), G.VCONST: (1, 0), G.OP0: (1, 2), G.OP1: (1, 2),
@@ -260,6 +261,4 @@ class Form(GraphCheck):
         return form_problems(machine.graph, self.params)
 
     def problems_touched(self, machine, journal):
-        from ..journal import touched
-
         return form_problems_touched(machine.graph, self.params, *touched(machine.graph, journal), index=self.index)

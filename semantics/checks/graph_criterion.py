@@ -25,6 +25,8 @@ from collections import deque
 
 from .. import graph as G
 from . import GraphCheck
+from ..journal import touched
+from . import incremental
 
 
 def _successors(graph: G.Graph, only_kind=None):
@@ -508,8 +510,6 @@ class GraphIndex:
         """The live vertices at which an edge may have appeared or a guard changed: the
         touched nodes and links (semantics.journal.touched), and for a box whose doors or
         principal changed, its root and the inner links of its doors (the jumps)."""
-        from ..journal import touched
-
         nodes, links, boxes = touched(graph, journal)
         for n in nodes:
             if n.door_of is not None:
@@ -530,23 +530,22 @@ class GraphIndex:
     def update(self, graph: G.Graph, journal) -> list[tuple[str, list]]:
         vertices = self.vertices(graph, journal)
         problems: list[tuple[str, list]] = []
+        dead_nodes = [v for v in journal.nodes if v is not None and v not in graph.nodes]
+        dead = dead_nodes + [v for v in journal.links if v is not None and v not in graph.links]
         for kind, order in self.orders.items():
-            order.forget(v for v in journal.nodes if v is not None and v not in graph.nodes)
-            order.forget(v for v in journal.links if v is not None and v not in graph.links)
+            order.forget(dead)
             cycle = order.update(vertices)
             if cycle:
                 problems.append(cycle_problem(kind, cycle))
-        dead = [n for n in journal.nodes if n is not None and n not in graph.nodes and n in self.guards.region]
-        for n in dead:
-            self.guards._drop(n)
+        for n in dead_nodes:
+            if n in self.guards.region:
+                self.guards._drop(n)
         problems += self.guards.update(graph, vertices)
         return problems
 
 
 def graph_problems_incremental(machine) -> list[tuple[str, list]]:
     """graph_problems of the current graph, from the machine's shared GraphIndex."""
-    from . import incremental
-
     return incremental.update(machine, "graph", GraphIndex, graph_problems_now)
 
 
@@ -558,8 +557,6 @@ class GraphCriterion(GraphCheck):
         return graph_problems_now(machine)
 
     def start_incremental(self, machine) -> None:
-        from . import incremental
-
         incremental.start(machine, "graph", GraphIndex)
 
     def problems_touched(self, machine, journal):

@@ -18,6 +18,8 @@ from __future__ import annotations
 from .. import graph as G
 from ..types import names_of
 from . import GraphCheck
+from ..journal import touched
+from . import incremental
 
 
 # ---- the conditions, one name or one element at a time (the whole-graph check and the
@@ -191,8 +193,6 @@ class NameIndex:
         return binder_box(nodes) if nodes else None
 
     def update(self, graph: G.Graph, journal) -> list[tuple[str, list]]:
-        from ..journal import touched
-
         changed: set[str] = set()  # names whose sizes or binders changed
         rescope: set[str] = set()  # names whose every occurrence is re-examined
         for n in journal.nodes:
@@ -254,8 +254,6 @@ class NameIndex:
 
 def name_problems_incremental(machine) -> list[tuple[str, list]]:
     """name_problems of the current graph, from the machine's shared NameIndex."""
-    from . import incremental
-
     return incremental.update(machine, "names", NameIndex, lambda m: name_problems(m.graph))
 
 
@@ -280,8 +278,6 @@ class NameCriteria(GraphCheck):
         return name_problems(machine.graph)
 
     def start_incremental(self, machine) -> None:
-        from . import incremental
-
         incremental.start(machine, "names", NameIndex)
 
     def problems_touched(self, machine, journal):

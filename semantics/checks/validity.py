@@ -19,6 +19,7 @@ from ..types import Arrow, Vec
 from . import GraphCheck
 from .graph_criterion import GraphIndex, graph_problems_incremental, graph_problems_now
 from .names import NameIndex, SizesView, name_problems, name_problems_incremental, validation_map
+from . import incremental
 
 
 def token_problem(machine, v: dict[str, int]):
@@ -60,15 +61,11 @@ class Validity(GraphCheck):
         return problems
 
     def start_incremental(self, machine) -> None:
-        from . import incremental
-
         incremental.start(machine, "names", NameIndex)
         incremental.start(machine, "graph", GraphIndex)
         self.v = SizesView(incremental.index(machine, "names"))
 
     def problems_touched(self, machine, journal):
-        from . import incremental
-
         self.v = SizesView(incremental.index(machine, "names"))
         return name_problems_incremental(machine) + graph_problems_incremental(machine)
 

@@ -16,6 +16,10 @@ from .rules import REGISTRY
 from .rules.gc import candidates_at
 
 
+def _by_id(node: G.Node) -> int:
+    return node.id
+
+
 def mirror(machine, strategy=None):
     """A clone of the machine's state that runs as it does: with a collector iff it has one."""
     from .machine import clone_machine
@@ -51,8 +55,11 @@ class Collector:
         return False
 
     def _weakenings(self) -> list:
-        """Every node with no input (C_0, rotC_0, P_0): the only places garbage starts."""
-        return [n for n in self.machine.graph.nodes if not n.ins and n.kind in (G.CON, G.PCON, G.PROJ)]
+        """Every node with no input (C_0, rotC_0, P_0): the only places garbage starts. The
+        graph keeps its nodes without input (Graph.inputless), so this costs their number,
+        not the graph's size; they are taken in the order of creation (was: the iteration
+        order of the graph's node set, which followed memory addresses)."""
+        return sorted((n for n in self.machine.graph.inputless if n.kind in (G.CON, G.PCON, G.PROJ)), key=_by_id)
 
     def collect(self) -> None:
         g = self.machine.graph

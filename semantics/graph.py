@@ -179,6 +179,7 @@ class Graph:
         self.params: list[Node] = []  # the ¡-nodes, in parameter order
         self._name_next: dict[str, int] = {}  # next suffix to try, per stem
         self.names_in_use: set[str] = set()
+        self.inputless: set[Node] = set()  # live nodes with no input port (C_0, rotC_0, P_0, …): where garbage starts (semantics.gc)
         self.version = 0  # moved on by every surgery primitive (the methods below that change the graph)
         self.journals: list = []  # semantics.journal.Journal: what the primitives touched, for incremental checks
         self.undo: Optional[list] = None  # during a trial: how to undo what the primitives did (see `trial`)
@@ -196,6 +197,8 @@ class Graph:
         node.ins = [None] * n_in
         node.outs = [None] * n_out
         self._add(self.nodes, node)
+        if not n_in:
+            self._add(self.inputless, node)
         self._add(self._members(box), node)
         if self.journals:
             self._note(nodes=(node,))
@@ -289,6 +292,10 @@ class Graph:
         if self.undo is not None:
             self._keep(node)
         node.ins = [None] * len(links)
+        if links:
+            self._discard(self.inputless, node)
+        else:
+            self._add(self.inputless, node)
         for i, link in enumerate(links):
             self.set_dst(link, node, i)
 
@@ -361,6 +368,7 @@ class Graph:
             self._keep(node)
         self._discard(self.nodes, node)
         self._discard(self._members(node.box), node)
+        self._discard(self.inputless, node)
         node.ins = []
         node.outs = []
 
@@ -561,6 +569,8 @@ class Graph:
                 c.door_of = box_map[n.door_of]
             node_map[n] = c
             g.nodes.add(c)
+            if not n.ins:
+                g.inputless.add(c)
             g._members(c.box).add(c)
         for b, c in box_map.items():
             c.principal = node_map[b.principal]

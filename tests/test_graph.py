@@ -253,3 +253,27 @@ def test_canonical_form_is_invariant_under_identities_and_iteration_order(term, 
     token = Token(links[t.position], t.direction, t.flag, list(t.stack), [links[l] for l in t.box_stack])
     for ordered in (True, False):
         assert compare.canonical(m.graph, m.token, None, ordered) == compare.canonical(copy, token, None, ordered)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(max_depth=4))
+def test_the_nodes_without_input_are_kept_exactly(term):
+    """Graph.inputless (where the collector looks for garbage) is the set of live nodes with no
+    input port after every transition of a run with GC and determinism's trials (which undo
+    their surgery), and in a clone."""
+    from goi.semantics.checks import Monitor, make_checks
+    from goi.semantics.gc import Collector
+    from goi.semantics.machine import Machine, clone_machine
+
+    m = Machine(translate(typecheck(term)))
+    Collector(m)
+
+    def exact(g):
+        return g.inputless == {n for n in g.nodes if not n.ins}
+
+    seen = []
+    m.after.append(lambda machine, rule_id, redex: seen.append(exact(machine.graph)))
+    assert exact(m.graph)
+    Monitor(m, make_checks(["determinism"])).run(20_000)
+    assert seen and all(seen)
+    assert exact(clone_machine(m).graph)

@@ -14,7 +14,8 @@ copies' ¿-doors by a new rotC_2 the token then crosses), the collected run find
 run refuted it on a correct collector (tests/test_findings.py), and the paper's sketch
 ("the lifting … gives a bisimulation") relates states only up to the collected part.
 A mismatch is a violation.
-Cost: one more run (with GC: a scan of the nodes without input after each rewrite).
+Cost: one more run (with GC: a look at the nodes without input — Graph.inputless, not a
+scan of the graph — after each rewrite).
 """
 
 from __future__ import annotations

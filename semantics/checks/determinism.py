@@ -24,8 +24,9 @@ the other orders run on clones, and their end states are compared with the machi
 Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
 exhaustively; a larger one by its first `determinism_paths` orders (depth-first: the search
 that found it larger) and `determinism_paths` random orders (seeded, reproducible). The
-depth-first ones used to be run and then dropped; they are kept as evidence, at no cost. Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases
-numbered 1..16 and then powers of two are due, and a due phase with no choice passes its
+depth-first ones used to be run and then dropped; they are kept as evidence, at no cost.
+Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases numbered
+1..16 and then powers of two are due, and a due phase with no choice passes its
 turn to the next phase that has one; other phases cost nothing. Cost: up to
 2 × determinism_paths × (phase length + size of the region) per explored phase, twice
 when the orders touch different elements.
@@ -141,9 +142,9 @@ class Determinism(Check):
 
     def _explore(self, machine) -> None:
         """Every order of the phase from here (at most `determinism_paths`; else the first
-        that many and as many random ones), each in a trial; all must end in one state. Each end
-        state is described on what its order touched; if the orders touched different
-        elements of S, all are described again on the union."""
+        that many and as many random ones), each in a trial; all must end in one state.
+        Each end state is described on what its order touched; if the orders touched
+        different elements of S, all are described again on the union."""
         self.phases += 1
         runs = []  # (choices, old touched, description)
         choices: list = []

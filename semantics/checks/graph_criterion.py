@@ -342,18 +342,23 @@ class _Order:
         return None
 
     def update(self, vertices) -> list:
-        """After a transition: place new vertices, then insert every edge out of them. Both
-        ends of an edge that may be new are among `vertices` (GraphIndex.vertices: the
-        journal's touched elements with their adjacent links and nodes, and the root and
-        door links of a touched box), so its source's successors find it."""
-        kind = self.kind
-        pos = self.pos
-        live = [v for v in vertices if isinstance(v, G.Node) or v.type.kind == kind]
-        for v in live:
+        """After a transition: insert every edge out of the touched vertices. Both ends of an
+        edge that may be new are among `vertices` (GraphIndex.vertices: the journal's
+        touched elements with their adjacent links and nodes, and the root and door links of
+        a touched box), so its source's successors find it. A vertex is placed in the order
+        when an edge of the kind first meets it: most nodes have none (their links are plain)
+        and are never placed; the searches of `insert` follow edges, so they only meet
+        placed vertices."""
+        kind, pos = self.kind, self.pos
+        for v in vertices:
+            if not isinstance(v, G.Node) and v.type.kind != kind:
+                continue
+            succs = succ_kind(v, kind)
+            if not succs:
+                continue
             if v not in pos:
                 self._place(v)
-        for v in live:
-            for w in succ_kind(v, kind):
+            for w in succs:
                 if w not in pos:
                     self._place(w)
                 if pos[v] < pos[w]:

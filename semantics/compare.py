@@ -205,23 +205,23 @@ class _Canon:
     def _describe(self, y):
         ref = self.ref
         if isinstance(y, G.Link):
-            tag = []
-            if self.token is not None and y is self.token.position:
-                tag.append("token")
+            token = self.token
             return (
                 ref(y), "link", y.type.kind, self.type_(y.type.type),
                 None if y.src is None else (ref(y.src), y.src_port),
-                None if y.dst is None else (ref(y.dst), y.dst_port), tuple(tag),
+                None if y.dst is None else (ref(y.dst), y.dst_port),
+                ("token",) if token is not None and y is token.position else (),
             )
         doors = None
-        if y.kind == G.BANG and y.door_of is not None:
-            door_nums = [ref(d) for d in y.door_of.doors]
-            doors = tuple(door_nums) if self.ordered_doors else tuple(sorted(door_nums, key=repr))
+        door_of = y.door_of
+        if door_of is not None and y.kind == G.BANG:
+            door_nums = tuple(map(ref, door_of.doors))
+            doors = door_nums if self.ordered_doors else tuple(sorted(door_nums, key=repr))
         return (
             ref(y), y.kind, self.data(y), len(y.ins), len(y.outs),
-            tuple(ref(l) for l in y.ins), tuple(ref(l) for l in y.outs),
+            tuple(map(ref, y.ins)), tuple(map(ref, y.outs)),
             ("in", ref(y.box.principal)) if y.box is not None else None,
-            ("door of", ref(y.door_of.principal)) if y.door_of is not None else None,
+            ("door of", ref(door_of.principal)) if door_of is not None else None,
             doors,
         )
 
@@ -330,29 +330,6 @@ class _RegionCanon(_Canon):
         if isinstance(y, G.Link):
             return [z for z in (y.dst, y.src) if z is not None and z in region]
         return [z for z in (*reversed(y.outs), *reversed(y.ins)) if z is not None and z in region]
-
-    def _describe(self, y):
-        """As _Canon._describe (the same fields), with references made in place."""
-        ref = self.ref
-        if isinstance(y, G.Link):
-            token = self.token
-            return (
-                ref(y), "link", y.type.kind, self.type_(y.type.type),
-                None if y.src is None else (ref(y.src), y.src_port),
-                None if y.dst is None else (ref(y.dst), y.dst_port),
-                ("token",) if token is not None and y is token.position else (),
-            )
-        doors = None
-        door_of = y.door_of
-        if door_of is not None and y.kind == G.BANG:
-            doors = tuple(sorted(map(ref, door_of.doors), key=repr))
-        return (
-            ref(y), y.kind, self.data(y), len(y.ins), len(y.outs),
-            tuple(map(ref, y.ins)), tuple(map(ref, y.outs)),
-            ("in", ref(y.box.principal)) if y.box is not None else None,
-            ("door of", ref(door_of.principal)) if door_of is not None else None,
-            doors,
-        )
 
 
 class _Pinned:

@@ -30,9 +30,14 @@ def mirror(machine, strategy=None):
     return copy
 
 
+def collectors(machine) -> list:
+    """The garbage collectors attached to this machine (their observers in `machine.after`)."""
+    return [o.__self__ for o in machine.after if isinstance(getattr(o, "__self__", None), Collector)]
+
+
 def has_collector(machine) -> bool:
     """Does this machine run with a garbage collector attached?"""
-    return any(isinstance(getattr(o, "__self__", None), Collector) for o in machine.after)
+    return bool(collectors(machine))
 
 
 class Collector:

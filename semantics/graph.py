@@ -247,6 +247,10 @@ class Graph:
             self._note(nodes=(node, link.src), links=(link, node.outs[port]))
         if self.undo is not None:
             self._keep(link, node)
+        self._wire_src(link, node, port)
+
+    @staticmethod
+    def _wire_src(link: Link, node: Node, port: int) -> None:
         link.src, link.src_port = node, port
         node.outs[port] = link
 
@@ -257,6 +261,10 @@ class Graph:
             self._note(nodes=(node, link.dst), links=(link, node.outs[1] if port == VAR else node.ins[port]))
         if self.undo is not None:
             self._keep(link, node)
+        self._wire_dst(link, node, port)
+
+    @staticmethod
+    def _wire_dst(link: Link, node: Node, port: int) -> None:
         link.dst, link.dst_port = node, port
         if port == VAR:
             node.outs[1] = link
@@ -576,18 +584,13 @@ class Graph:
             c.principal = node_map[b.principal]
             c.doors = [node_map[d] for d in b.doors]
         link_map: dict[Link, Link] = {}
-        for link in self.links:  # the ports as they are (set directly: the copy is new)
+        for link in self.links:  # wired directly: the copy is new (no journal, no trial)
             c = Link(link.id, link.type)
             g.links.add(c)
             if link.src is not None:
-                c.src, c.src_port = node_map[link.src], link.src_port
-                c.src.outs[link.src_port] = c
+                self._wire_src(c, node_map[link.src], link.src_port)
             if link.dst is not None:
-                c.dst, c.dst_port = d, port = node_map[link.dst], link.dst_port
-                if port == VAR:
-                    d.outs[1] = c
-                else:
-                    d.ins[port] = c
+                self._wire_dst(c, node_map[link.dst], link.dst_port)
             link_map[link] = c
         g.root = link_map.get(self.root)
         g.params = [node_map[p] for p in self.params]

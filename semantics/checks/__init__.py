@@ -129,10 +129,8 @@ class GraphCheck(Check):
         self.policy = Policy(check_mode)
         self.seen: tuple = (None, -1)  # (graph, version) last checked
         self.journal = None
-
-    @property
-    def incremental(self) -> bool:
-        return self.policy.mode != "full" and type(self).problems_touched is not GraphCheck.problems_touched
+        # decided once (it is asked after every rewrite): has an incremental form, not mode full
+        self.incremental = check_mode != "full" and type(self).problems_touched is not GraphCheck.problems_touched
 
     def problems(self, machine) -> list[tuple[str, list]]:
         """(message, nodes) for every problem of the current graph."""

@@ -84,11 +84,11 @@ class Determinism(Check):
 
     # ---- orders of the phase, inside trials ------------------------------------------------
     def _begin(self, machine) -> None:
-        from ..gc import Collector
+        from ..gc import collectors
 
         t = machine.token
         self._saved_token = (t.position, t.direction, t.flag, list(t.stack), list(t.box_stack))
-        self._collectors = [o.__self__ for o in machine.after if isinstance(getattr(o, "__self__", None), Collector)]
+        self._collectors = collectors(machine)
         self._saved_counts = [c.counts.copy() for c in self._collectors]
         machine.graph.begin_trial()
 

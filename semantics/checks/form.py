@@ -198,7 +198,7 @@ def root_problems(graph: G.Graph) -> list[tuple[str, list]]:
 def param_problems(graph: G.Graph, params, which=None) -> list[tuple[str, list]]:
     """The ¡-constants of (p⃗)‡ are the initial ones, in order, at the top level, over
     unchanged values (`which`: only these positions)."""
-    if [p for p in graph.params] != [p for p, _ in params]:
+    if graph.params != [p for p, _ in params]:
         return [("the ¡-constants changed or were reordered", [p for p, _ in params])]
     problems: list[tuple[str, list]] = []
     for i in range(len(params)) if which is None else sorted(which):

@@ -392,8 +392,9 @@ class _Guards:
         self.exact: dict = {}  # guard node -> size of its region when last searched from scratch
         self.seen: dict = {}  # vertex of some region -> its predecessors at the last look
         self.whys = {n for n in graph.nodes if n.kind == G.WHY}  # the ?-nodes at the last look
+        memo: dict = {}
         for n in graph.nodes:
-            self.refresh(graph, n)
+            self.refresh(graph, n, memo)
 
     @staticmethod
     def _is_guard(n: G.Node) -> bool:
@@ -410,7 +411,9 @@ class _Guards:
         self.problems.pop(n, None)
         self.exact.pop(n, None)
 
-    def refresh(self, graph: G.Graph, n: G.Node) -> None:
+    def refresh(self, graph: G.Graph, n: G.Node, memo: dict) -> None:
+        """Search the guard's region from scratch (`memo`: predecessors already computed on
+        this graph)."""
         self._drop(n)
         if n not in graph.nodes or not self._is_guard(n) or graph.root is None:
             return
@@ -418,7 +421,7 @@ class _Guards:
         region = {target}
         self.region[n] = region
         self.index.setdefault(target, set()).add(n)
-        self._grow(n, region, [target], {})
+        self._grow(n, region, [target], memo)
         self.exact[n] = len(region)
         if graph.root in region:
             self.problems[n] = uncovered_problem(n)
@@ -434,11 +437,10 @@ class _Guards:
             p = memo[v] = tuple(pred_all(v))
         return p
 
-    def _grow(self, n, region: set, stack: list, memo: dict) -> bool:
+    def _grow(self, n, region: set, stack: list, memo: dict) -> None:
         """Close the region under non-blocked predecessors, searching from `stack` (vertices
-        of the region); whether it grew."""
+        of the region)."""
         index, seen = self.index, self.seen
-        grown = False
         while stack:
             v = stack.pop()
             preds = seen[v] = self._preds(v, memo)
@@ -447,8 +449,6 @@ class _Guards:
                     region.add(w)
                     index.setdefault(w, set()).add(n)
                     stack.append(w)
-                    grown = True
-        return grown
 
     def update(self, graph: G.Graph, vertices) -> list:
         """Only the guards whose own node was touched are searched again from scratch. Other
@@ -498,7 +498,7 @@ class _Guards:
             if root in region or len(region) > 2 * self.exact[n] + 64:
                 recompute.add(n)
         for n in recompute:
-            self.refresh(graph, n)
+            self.refresh(graph, n, memo)
         return [self.problems[n] for n in recompute if n in self.problems]
 
 

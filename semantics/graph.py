@@ -196,10 +196,16 @@ class Graph:
         node = Node(next(self._ids), kind, box, data)
         node.ins = [None] * n_in
         node.outs = [None] * n_out
-        self._add(self.nodes, node)
-        if not n_in:
-            self._add(self.inputless, node)
-        self._add(self._members(box), node)
+        if self.undo is None:  # the bare machine's path: a new node is in no set yet
+            self.nodes.add(node)
+            if not n_in:
+                self.inputless.add(node)
+            (self.top if box is None else box.nodes).add(node)
+        else:
+            self._add(self.nodes, node)
+            if not n_in:
+                self._add(self.inputless, node)
+            self._add(self._members(box), node)
         if self.journals:
             self._note(nodes=(node,))
         return node
@@ -224,6 +230,13 @@ class Graph:
     def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
         link = Link(next(self._ids), type)
+        if self.undo is None and not self.journals:  # the bare machine's path: wire it here
+            self.links.add(link)
+            if src is not None:
+                self._wire_src(link, *src)
+            if dst is not None:
+                self._wire_dst(link, *dst)
+            return link
         self._add(self.links, link)
         if self.journals:
             self._note(links=(link,))
@@ -372,11 +385,15 @@ class Graph:
         self.version += 1  # a surgery primitive (checks see that the graph changed)
         if self.journals:
             self._note(nodes=(node,), links=(*node.ins, *node.outs))
-        if self.undo is not None:
+        if self.undo is None:
+            self.nodes.discard(node)
+            (self.top if node.box is None else node.box.nodes).discard(node)
+            self.inputless.discard(node)
+        else:
             self._keep(node)
-        self._discard(self.nodes, node)
-        self._discard(self._members(node.box), node)
-        self._discard(self.inputless, node)
+            self._discard(self.nodes, node)
+            self._discard(self._members(node.box), node)
+            self._discard(self.inputless, node)
         node.ins = []
         node.outs = []
 

@@ -179,6 +179,12 @@ class Machine:
 
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
+        if self.token.flag == NONE_FLAG:  # most transitions: a pass (at most one applies)
+            found = passes.find(self)
+            if found is None:
+                return None
+            self.apply(found[0], found[1:])
+            return found[0]
         options = self.enabled(getattr(self.strategy, "first_only", False))
         if not options:
             return None

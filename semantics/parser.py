@@ -14,11 +14,11 @@ from typing import Optional
 from importlib import resources
 
 import lark
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 
 from . import syntax as S
 from .digits import fraction_of_text
-from .errors import GoiError, LimitError, ParseError
+from .errors import LimitError, ParseError
 from .types import Arrow, F, Vec
 
 # What each terminal means, for "expected ..." in error messages.
@@ -107,23 +107,45 @@ def _glued_numbers(term: S.Term, text: str) -> None:
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The LALR parser, which calls the AST builder (`_ToAst`) at each reduction: no parse
+    tree is built and walked afterwards (that was half of the front end's time on small
+    programs), and nothing recurses, however deep the nesting."""
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
         parser="lalr",
         lexer="contextual",
-        propagate_positions=True,
         maybe_placeholders=True,
         lexer_callbacks={"VAR": _reserve_keywords},
+        transformer=_ToAst(),
     )
-
-
-def _pos_of_meta(meta) -> S.Pos:
-    return S.Pos(meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos)
 
 
 def _pos_of_token(tok: Token) -> S.Pos:
     return S.Pos(tok.line, tok.column, tok.end_line, tok.end_column, tok.start_pos, tok.end_pos)
+
+
+class _Paren:
+    """A parenthesised term as its parent sees it: the term, and the span of the parentheses
+    around it (the term keeps its own span; a parent's span starts or ends at the
+    parentheses, as the source shows it)."""
+
+    __slots__ = ("term", "pos")
+
+    def __init__(self, term: S.Term, pos: S.Pos):
+        self.term = term
+        self.pos = pos
+
+
+def _term(x) -> S.Term:
+    return x.term if type(x) is _Paren else x
+
+
+def _span(first, last) -> S.Pos:
+    """The span from the start of `first` to the end of `last` (tokens, terms, parentheses)."""
+    a = _pos_of_token(first) if isinstance(first, Token) else first.pos
+    b = _pos_of_token(last) if isinstance(last, Token) else last.pos
+    return S.Pos(a.line, a.column, b.end_line, b.end_column, a.start, b.end)
 
 
 def _number(tok: Token, negative: bool = False) -> Fraction:
@@ -137,105 +159,106 @@ def _lambdas(binders, body: S.Term, pos: S.Pos) -> S.Term:
     return body
 
 
-@v_args(meta=True)
 class _ToAst(Transformer):
-    """Builds the surface AST; every node gets the span of its parse-tree node."""
+    """Builds the surface AST, one method per grammar rule (called by the parser as it
+    reduces); every term gets its span in the source, from its first token to its last."""
 
-    def start(self, meta, children):
-        return children[0]
+    def start(self, children):
+        return _term(children[0])
 
     # binders
-    def plain_binder(self, meta, children):
+    def plain_binder(self, children):
         return (str(children[0]), None)
 
-    def paren_binder(self, meta, children):
+    def paren_binder(self, children):
         _lpar, var, _colon, ty, _rpar = children
         return (str(var), ty)
 
-    def annotated_binder(self, meta, children):
+    def annotated_binder(self, children):
         var, _colon, ty = children
         return [(str(var), ty)]
 
-    def binders(self, meta, children):
+    def binders(self, children):
         return list(children)
 
-    def lam(self, meta, children):
+    def lam(self, children):
         _lam, binders, _dot, body = children
-        return _lambdas(binders, body, _pos_of_meta(meta))
+        return _lambdas(binders, _term(body), _span(_lam, body))
 
     # let forms
-    def let_annot(self, meta, children):
+    def let_annot(self, children):
         _let, var, _colon, ty, _eq, bound, _in, body = children
-        return S.Let(str(var), ty, bound, body, pos=_pos_of_meta(meta))
+        return S.Let(str(var), ty, _term(bound), _term(body), pos=_span(_let, body))
 
-    def let_plain(self, meta, children):
+    def let_plain(self, children):
         var = children[1]
         binders = [c for c in children[2:-4]]
-        bound, body = children[-3], children[-1]
+        bound, body = _term(children[-3]), _term(children[-1])
         if binders:
             bound = _lambdas(binders, bound, bound.pos)
-        return S.Let(str(var), None, bound, body, pos=_pos_of_meta(meta))
+        return S.Let(str(var), None, bound, body, pos=_span(children[0], children[-1]))
 
-    def let_decouple(self, meta, children):
+    def let_decouple(self, children):
         _let, f, _at, name, x, _colon, ty, _eq, bound, _in, body = children
-        return S.LetDecouple(str(f), str(x), _name(name), ty, bound, body, pos=_pos_of_meta(meta))
+        return S.LetDecouple(str(f), str(x), _name(name), ty, _term(bound), _term(body), pos=_span(_let, body))
 
-    def let_abs(self, meta, children):
+    def let_abs(self, children):
         _let, _l, f, _c, x, _r, _eq, _abs, bound, _in, body = children
-        return S.LetDecouple(str(f), str(x), None, None, bound, body, pos=_pos_of_meta(meta))
+        return S.LetDecouple(str(f), str(x), None, None, _term(bound), _term(body), pos=_span(_let, body))
 
-    def decouple(self, meta, children):
+    def decouple(self, children):
         _a, name, _l, f, _c, x, _r, _colon, ty, _dot, body = children
-        return S.Decouple(str(f), str(x), _name(name), ty, body, pos=_pos_of_meta(meta))
+        return S.Decouple(str(f), str(x), _name(name), ty, _term(body), pos=_span(_a, body))
 
     # operators and application
-    def binop(self, meta, children):
+    def binop(self, children):
         left, op, right = children
-        return S.BinOp(op, left, right, pos=_pos_of_meta(meta))
+        return S.BinOp(op, _term(left), _term(right), pos=_span(left, right))
 
-    def add_op(self, meta, children):
+    def add_op(self, children):
         return _OP_KEYS[children[0].type]
 
     mul_op = add_op
 
-    def app(self, meta, children):
+    def app(self, children):
         fun, arg = children
-        return S.App(fun, arg, pos=_pos_of_meta(meta))
+        return S.App(_term(fun), _term(arg), pos=_span(fun, arg))
 
     # atoms
-    def var(self, meta, children):
+    def var(self, children):
         return S.Var(str(children[0]), pos=_pos_of_token(children[0]))
 
-    def const(self, meta, children):
+    def const(self, children):
         return S.Const(_number(children[0]), pos=_pos_of_token(children[0]))
 
-    def neg_const(self, meta, children):
+    def neg_const(self, children):
         _l, _minus, num, _r = children
-        return S.Const(_number(num, negative=True), pos=_pos_of_meta(meta))
+        return S.Const(_number(num, negative=True), pos=_span(_l, _r))
 
-    def prov(self, meta, children):
+    def prov(self, children):
         _l, minus, num, _r = children
-        return S.Prov(_number(num, negative=minus is not None), pos=_pos_of_meta(meta))
+        return S.Prov(_number(num, negative=minus is not None), pos=_span(_l, _r))
 
-    # parenthesised term: keep the inner node (its own span)
-    def atom(self, meta, children):
-        return children[1]
+    # parenthesised term: the inner node keeps its own span; its parent sees the parentheses
+    def atom(self, children):
+        _l, inner, _r = children
+        return _Paren(_term(inner), _span(_l, _r))
 
     # types
-    def field_type(self, meta, children):
+    def field_type(self, children):
         return F
 
-    def vec_type(self, meta, children):
+    def vec_type(self, children):
         return Vec(str(children[0])[2:])
 
-    def arrow_type(self, meta, children):
+    def arrow_type(self, children):
         dom, _arrow, cod = children
         return Arrow(dom, cod)
 
-    def type_atom(self, meta, children):
+    def type_atom(self, children):
         return children[1]
 
-    def type(self, meta, children):
+    def type(self, children):
         return children[1]
 
 
@@ -246,21 +269,21 @@ def _name(tok) -> str | None:
 FRAMES_PER_LEVEL = 6  # Python frames the front end spends per level of nesting, at most
 
 
-def _check_depth(tree) -> None:
-    """Refuse, at once and with a LimitError, a parse tree deeper than the recursion limit
-    lets the front end walk (walked iteratively here). Hitting the limit inside the
-    transformer instead costs time quadratic in the depth (lark wraps the error per level)."""
+def _check_depth(term: S.Term) -> None:
+    """Refuse, at once and with a LimitError, a term nested deeper than the recursion limit
+    lets the type checker and the translation (which recurse over it) walk; walked
+    iteratively here. (The parser itself never recurses.)"""
     import sys
 
     limit = sys.getrecursionlimit() // FRAMES_PER_LEVEL
-    stack = [(tree, 1)]
+    stack = [(term, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
             raise LimitError(
                 f"the program is nested too deeply for this implementation (more than {limit} levels)"
             )
-        stack.extend((child, depth + 1) for child in getattr(node, "children", ()) if isinstance(child, lark.Tree))
+        stack.extend((child, depth + 1) for child in S.subterms(node))
 
 
 def parse(text: str) -> S.Term:
@@ -269,17 +292,12 @@ def parse(text: str) -> S.Term:
     if text.startswith("\ufeff"):  # a byte-order mark is no part of the program (as editors show it)
         text = text[1:]
     try:
-        tree = _lark().parse(text)
-        _check_depth(tree)
-        term = _ToAst().transform(tree)
-        _glued_numbers(term, text)
-        return term
+        term = _lark().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
-    except lark.exceptions.VisitError as exc:  # lark wraps what the tree transformer raised
-        if isinstance(exc.orig_exc, (GoiError, RecursionError)):
-            raise exc.orig_exc from None
-        raise
+    _check_depth(term)
+    _glued_numbers(term, text)
+    return term
 
 
 def _describe_expected(expected) -> tuple[str, ...]:

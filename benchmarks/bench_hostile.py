@@ -48,6 +48,7 @@ def programs(tmp: Path) -> list[tuple[str, list[str], bytes | None]]:
         ("10000 nested lets", ["run", file("lets.goi", "".join(f"let x{i} = {i} in " for i in range(10000)) + "x0")], None),
         ("flat sum of 8000", ["typecheck", file("flat.goi", " + ".join(["1"] * 8000))], None),
         ("100000 nested parentheses", ["parse", file("deep.goi", "(" * 100000 + "1" + ")" * 100000)], None),
+        ("100000 nested λ (beyond the limit)", ["parse", file("deeplam.goi", "(λx. " * 100000 + "1" + ")" * 100000)], None),
         ("--json --trace, 400-constant let chain", ["run", "--json", "--trace", file("chain.goi", chain)], None),
         ("--dot, 300 decouplings", ["run", "--dot", str(tmp / "dot"), file("many.goi", many)], None),
         ("/dev/zero", ["run", "/dev/zero"], None),

@@ -71,8 +71,9 @@ def _deep(fn, *args):
     nesting only the ordinary stack cannot walk: the deep stack decides."""
     try:
         return fn(*args)
-    except (RecursionError, LimitError):  # the parser refuses depths the current limit cannot walk
-        pass
+    except (RecursionError, LimitError) as exc:  # the parser refuses depths the current limit cannot walk
+        if getattr(exc, "beyond_any_stack", False):
+            raise  # too deep for the deep stack as well: no second try
     try:
         return with_deep_stack(fn, *args)
     except RecursionError:

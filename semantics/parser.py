@@ -272,18 +272,27 @@ FRAMES_PER_LEVEL = 6  # Python frames the front end spends per level of nesting,
 def _check_depth(term: S.Term) -> None:
     """Refuse, at once and with a LimitError, a term nested deeper than the recursion limit
     lets the type checker and the translation (which recurse over it) walk; walked
-    iteratively here. (The parser itself never recurses.)"""
+    iteratively here. (The parser itself never recurses.) A term too deep even for the
+    deep stack (semantics.stack) is refused as such (`beyond_any_stack`): trying again
+    there would only parse it a second time."""
     import sys
 
+    from .stack import RECURSION_LIMIT
+
     limit = sys.getrecursionlimit() // FRAMES_PER_LEVEL
+    cap = max(limit, RECURSION_LIMIT // FRAMES_PER_LEVEL)
+    deepest = 0
     stack = [(term, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > limit:
-            raise LimitError(
-                f"the program is nested too deeply for this implementation (more than {limit} levels)"
-            )
+        if depth > cap:
+            error = LimitError(f"the program is nested too deeply for this implementation (more than {cap} levels)")
+            error.beyond_any_stack = True
+            raise error
+        deepest = max(deepest, depth)
         stack.extend((child, depth + 1) for child in S.subterms(node))
+    if deepest > limit:
+        raise LimitError(f"the program is nested too deeply for this implementation (more than {limit} levels)")
 
 
 def parse(text: str) -> S.Term:

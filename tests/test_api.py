@@ -15,6 +15,23 @@ def test_check_gives_the_judgement():
     assert j.params == (Fraction(1, 2), Fraction(2)) and j.type == F and j.decouplings == ("a",)
 
 
+def test_nesting_moves_to_the_deep_stack_only_when_it_can_help(monkeypatch):
+    import goi.api
+
+    # deeper than the ordinary stack walks, within the deep stack: checked there
+    j = goi.check("(λx. " * 3000 + "1" + ")" * 3000)
+    assert j.type.dom == F
+    # deeper than the deep stack walks: refused at once, without a second parse there
+    def no_retry(*_args):
+        raise AssertionError("a nesting beyond any stack was tried again on the deep stack")
+
+    monkeypatch.setattr(goi.api, "with_deep_stack", no_retry)
+    with pytest.raises(goi.LimitError, match="nested too deeply"):
+        goi.check("(λx. " * 40000 + "1" + ")" * 40000)
+    # parentheses nest no term: the parser never recurses, and no deep stack is needed
+    assert goi.check("(" * 50000 + "1" + ")" * 50000).type == F
+
+
 def test_bad_input_raises_the_documented_errors():
     with pytest.raises(goi.ParseError) as info:
         goi.check("(1")

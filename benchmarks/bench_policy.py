@@ -27,19 +27,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import goi  # noqa: E402
 from goi.semantics.checks import registry  # noqa: E402
-from bench_machine import church, copies, deep_decoupling, let_chain, wide_closure  # noqa: E402
+from bench_determinism import PROGRAMS as DETERMINISM_PROGRAMS  # noqa: E402
+from bench_machine import church, let_chain  # noqa: E402
 
-EXAMPLE = Path(__file__).parent.parent / "tests/programs/visualiser/gradient_descent_in_calculus.goi"
-PROGRAMS = [
-    ("gradient descent", lambda: EXAMPLE.read_text(encoding="utf-8")),
-    ("let chain 8", lambda: let_chain(8)),
-    ("let chain 32", lambda: let_chain(32)),
-    ("church 8", lambda: church(8)),
-    ("church 32", lambda: church(32)),
-    ("copies 32", lambda: copies(32)),
-    ("deep decoupling 16", lambda: deep_decoupling(16)),
-    ("wide closure 64", lambda: wide_closure(64)),
-]
+# bench_determinism's programs, and two small ones (where start-up counts most)
+PROGRAMS = [("let chain 8", lambda: let_chain(8)), ("church 8", lambda: church(8)), *DETERMINISM_PROGRAMS]
 ALL = list(registry())
 POLICIES = [
     ("paths 24", ALL, 24),

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
 from .semantics.checks import InvariantViolation, Monitor, make_checks
-from .semantics.errors import LimitError
+from .semantics.errors import TOO_DEEP, LimitError
 from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
 from .semantics.rules import REGISTRY
 from .semantics.token import Marker
@@ -59,9 +59,6 @@ Value = Union[Fraction, tuple[Fraction, ...], str]
 Division = Literal["total", "strict"]
 
 
-TOO_DEEP = "the program is nested too deeply for this implementation"
-
-
 def _deep(fn, *args):
     """fn(*args) — directly, and again on the deep stack (semantics.stack) if that runs out
     of Python's frames (fn is a pure function of its arguments: parsing, type checking,
@@ -71,9 +68,11 @@ def _deep(fn, *args):
     nesting only the ordinary stack cannot walk: the deep stack decides."""
     try:
         return fn(*args)
-    except (RecursionError, LimitError) as exc:  # the parser refuses depths the current limit cannot walk
-        if getattr(exc, "beyond_any_stack", False):
+    except LimitError as exc:  # the parser refuses depths the current limit cannot walk
+        if exc.beyond_any_stack:
             raise  # too deep for the deep stack as well: no second try
+    except RecursionError:
+        pass
     try:
         return with_deep_stack(fn, *args)
     except RecursionError:

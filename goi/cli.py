@@ -27,7 +27,7 @@ from typing import Any, NoReturn, Optional
 
 from . import cli_equiv, cli_oracle, cli_report
 from .semantics import exitcodes
-from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
+from .semantics.errors import TOO_DEEP, BudgetError, GoiError, ReadError, UsageError
 
 SCHEMA_VERSION = 1
 
@@ -581,7 +581,7 @@ def _main(argv: list[str]) -> int:
         report(args, command, exc.to_json(), exc.render(source, name) if not isinstance(exc, UsageError) else f"goi: error: {exc.message}")
         return code
     except RecursionError:
-        message = "the program is nested too deeply for this implementation"
+        message = TOO_DEEP
         report(args, command, {"kind": "limit", "message": message, "line": None, "column": None}, f"goi: {message}")
         return exitcodes.BAD_INPUT
     except BrokenPipeError:

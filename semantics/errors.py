@@ -115,7 +115,16 @@ class BudgetError(GoiError):
         self.limit = limit
 
 
+TOO_DEEP = "the program is nested too deeply for this implementation"
+
+
 class LimitError(GoiError):
-    """The input is beyond what this implementation handles (nesting depth)."""
+    """The input is beyond what this implementation handles (nesting depth).
+    `beyond_any_stack`: too deep even for the deep-stack thread (semantics.stack), so that
+    trying there is pointless."""
 
     kind = "limit"
+
+    def __init__(self, message: str = TOO_DEEP, beyond_any_stack: bool = False):
+        super().__init__(message)
+        self.beyond_any_stack = beyond_any_stack

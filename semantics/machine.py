@@ -179,7 +179,7 @@ class Machine:
 
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
-        if self.token.flag == NONE_FLAG:  # most transitions: a pass (at most one applies)
+        if self.token.flag == NONE_FLAG:  # most transitions: a pass — `enabled`'s first case, without its one-item list
             found = passes.find(self)
             if found is None:
                 return None

@@ -18,7 +18,7 @@ from lark import Lark, Token, Transformer
 
 from . import syntax as S
 from .digits import fraction_of_text
-from .errors import LimitError, ParseError
+from .errors import TOO_DEEP, LimitError, ParseError
 from .types import Arrow, F, Vec
 
 # What each terminal means, for "expected ..." in error messages.
@@ -273,8 +273,8 @@ def _check_depth(term: S.Term) -> None:
     """Refuse, at once and with a LimitError, a term nested deeper than the recursion limit
     lets the type checker and the translation (which recurse over it) walk; walked
     iteratively here. (The parser itself never recurses.) A term too deep even for the
-    deep stack (semantics.stack) is refused as such (`beyond_any_stack`): trying again
-    there would only parse it a second time."""
+    deep stack (semantics.stack) is refused as such (LimitError.beyond_any_stack): trying
+    again there would only parse it a second time."""
     import sys
 
     from .stack import RECURSION_LIMIT
@@ -286,13 +286,11 @@ def _check_depth(term: S.Term) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > cap:
-            error = LimitError(f"the program is nested too deeply for this implementation (more than {cap} levels)")
-            error.beyond_any_stack = True
-            raise error
+            raise LimitError(f"{TOO_DEEP} (more than {cap} levels)", beyond_any_stack=True)
         deepest = max(deepest, depth)
         stack.extend((child, depth + 1) for child in S.subterms(node))
     if deepest > limit:
-        raise LimitError(f"the program is nested too deeply for this implementation (more than {limit} levels)")
+        raise LimitError(f"{TOO_DEEP} (more than {limit} levels)")
 
 
 def parse(text: str) -> S.Term:

@@ -1,8 +1,9 @@
 """`goi oracle`: test another implementation against the machine (docs/ORACLE.md).
 
-    goi oracle --impl 'CMD …' [--notation paper|visualiser] [--fragment F,…] [--tolerance REL]
-               [--timeout S] [--memory-mb N] [--ill-typed] [--profile P] [--seed N]
-               [--max-programs N] [--jobs N] [--shrink-seconds S] [--out DIR] [--json]
+    goi oracle --impl 'CMD …' [--protocol oneshot|lines] [--notation paper|visualiser] [--fragment F,…]
+               [--tolerance REL] [--timeout S] [--startup-timeout S] [--memory-mb N] [--ill-typed]
+               [--profile P] [--seed N] [--max-programs N] [--jobs N] [--shrink-calls N]
+               [--shrink-seconds S] [--out DIR] [--json] [--replay FILE | --replay-program TEXT]
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
+from collections import Counter
 from fractions import Fraction
 
 from .semantics import exitcodes
@@ -49,15 +52,20 @@ def cmd_oracle(args, _source) -> int:
         command = split_command(args.impl)
     except ValueError as exc:
         raise UsageError(f"--impl: {exc}") from None
+    if args.protocol == "lines" and any("{file}" in word for word in command):
+        raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
     config = OracleConfig(
         command=command, notation=args.notation, fragments=chosen, tolerance=args.tolerance, timeout=args.timeout,
         memory_mb=args.memory_mb, division=args.division, ill_typed=args.ill_typed,
         max_programs=args.max_programs or programs, max_depth=depth, seed=args.seed, jobs=args.jobs,
-        shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
+        protocol=args.protocol, startup_timeout=args.startup_timeout,
+        shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
+    if args.replay is not None or args.replay_program is not None:
+        return replay(args, config)
     PROGRESS.quiet = args.json
 
     def progress(stage: str, done: int, total: int) -> None:
@@ -70,19 +78,62 @@ def cmd_oracle(args, _source) -> int:
         report = Oracle(config, progress).run()
     finally:
         PROGRESS.quiet = False
-    payload = report_json(report)
+    payload = report_json(report, lambda klass, text: replay_command(args, klass, text))
     payload["schema"] = schema("oracle")
     if args.out:
         write_out(args.out, report)
     if args.json:
         write_json(payload)
     else:
-        for line in summary_lines(report):
+        for line in summary_lines(report, lambda klass, text: replay_command(args, klass, text)):
             say(line)
     return exitcodes.NOT_EQUIVALENT if report.failures else exitcodes.OK
 
 
-def report_json(report) -> dict:
+def replay(args, config) -> int:
+    """`--replay FILE` / `--replay-program TEXT`: the implementation on that one program, classified
+    as the run that found it did (exit 1 if it still fails, 0 if it now agrees)."""
+    from .cli import MAX_INPUT_BYTES, read_file, read_text, say, write_json
+    from .properties.oracle import AGREE, Oracle
+
+    text = (read_text(args.replay_program, MAX_INPUT_BYTES) if args.replay_program is not None
+            else read_file(args.replay, MAX_INPUT_BYTES)[0])
+    oracle = Oracle(config)
+    try:
+        case = oracle.classify(text.strip())
+    finally:
+        oracle.close()
+    assert case is not None
+    if args.json:
+        write_json({"schema": "goi.oracle-case/1", **case.to_json()})
+    else:
+        say(f"{case.klass}: {case.text}")
+        say(f"  expected: {_expected(case)}")
+        say(f"  got:      {_answer(case.answer)}")
+    return exitcodes.OK if case.klass == AGREE else exitcodes.NOT_EQUIVALENT
+
+
+def replay_command(args, klass: str, text: str) -> str:
+    """The one-line command that replays a shrunk failure: its program file under --out, else its text."""
+    words = ["goi", "oracle", "--impl", args.impl]
+    if args.protocol != "oneshot":
+        words += ["--protocol", args.protocol]
+    if args.notation != "paper":
+        words += ["--notation", args.notation]
+    if args.tolerance is not None:
+        words += ["--tolerance", str(args.tolerance)]
+    if args.division != "total":
+        words += ["--division", args.division]
+    if args.ill_typed:
+        words.append("--ill-typed")
+    words += ["--timeout", f"{args.timeout:g}"]
+    if args.memory_mb is not None:
+        words += ["--memory-mb", str(args.memory_mb)]
+    words += ["--replay", os.path.join(args.out, klass + ".goi")] if args.out else ["--replay-program", text]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def report_json(report, replay_for=None) -> dict:
     c = report.config
     return {
         "implementation": c.command,
@@ -97,34 +148,71 @@ def report_json(report) -> dict:
         "counts": report.counts,
         "corpus": {"run": report.corpus_run, "skipped": report.corpus_skipped,
                    "failures": [case.to_json() for case in report.corpus]},
-        "failures": {k: s.to_json() for k, s in report.shrunk.items()},
+        "failures": {k: {**s.to_json(), "replay": replay_for(k, s.case.text) if replay_for else ""}
+                     for k, s in report.shrunk.items()},
+        "messages": {k: [{"message": m, "count": n} for m, n in top] for k, top in messages(report).items()},
+        "protocol": c.protocol,
         "seconds": round(report.seconds, 3),
         "survey_seconds": round(report.survey_seconds, 3),
     }
 
 
-def summary_lines(report) -> list[str]:
+MESSAGES_SHOWN = 3
+
+
+def messages(report) -> dict:
+    """Per failure class of the survey, its most frequent implementation messages (first line,
+    numbers and quoted text folded, so that one cause counts once) with their counts."""
+    import re
+
+    from .properties.oracle import FAILURES
+
+    counts: dict = {}
+    for case in report.cases:
+        if case.klass in FAILURES and case.answer is not None and case.answer.message:
+            first = case.answer.message.strip().splitlines()[0][:160]
+            counts.setdefault(case.klass, Counter())[re.sub(r"\d+", "N", first)] += 1
+    return {k: c.most_common(MESSAGES_SHOWN) for k, c in counts.items()}
+
+
+def summary_lines(report, replay_for=None) -> list[str]:
     from .properties.oracle import CLASSES
 
     lines = [f"{report.programs} generated programs ({report.skipped} more not expressible in the notation), "
-             f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible), {report.seconds:.1f} s"]
+             f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the fragment), "
+             f"{report.seconds:.1f} s"]
     lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
+    for klass, top in messages(report).items():
+        share = report.counts[klass] / max(1, report.programs)
+        lines.append(f"  {klass}: most frequent messages: " + "; ".join(f"{n}× {m}" for m, n in top))
+        if share >= 0.25 and top and top[0][1] >= 0.5 * report.counts[klass]:
+            lines.append(f"    one message makes {top[0][1]} of {report.programs} programs {klass}: if it is the "
+                         "implementation's parser, the notation is not what it reads (--notation, docs/ORACLE.md, Notations)")
     for case in report.corpus:
-        lines.append(f"corpus {case.origin}: {case.klass}: expected {_show(case.expected)}, got {_answer(case.answer)}")
+        lines.append(f"corpus {case.origin}: {case.klass}: expected {_expected(case)}, got {_answer(case.answer)}")
     for klass, s in report.shrunk.items():
         case = s.case
-        top = sorted(((n, r) for r, n in case.rules.items() if n), reverse=True)[:5]
         lines += [
             f"{klass.upper()} ({s.count} of the survey; found after {s.find_seconds:.1f} s, shrunk in "
-            f"{s.shrink_seconds:.1f} s with {s.calls} calls{'' if s.complete else ', shrink budget reached'}):",
+            f"{s.shrink_seconds:.1f} s with {s.calls} calls; "
+            + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal") + "):",
             f"  program:  {case.text}",
-            f"  expected: {_show(case.expected)} ({case.transitions} transitions: "
-            + ", ".join(f"{r} {n}" for n, r in top) + ")",
+            f"  expected: {_expected(case)}",
             f"  got:      {_answer(case.answer)}",
         ]
+        if replay_for is not None:
+            lines.append(f"  replay:   {replay_for(klass, case.text)}")
     if not report.failures:
         lines.append("no disagreement found")
     return lines
+
+
+def _expected(case) -> str:
+    """Our outcome: a value with the transitions that gave it, or the rejection of an ill-typed program."""
+    if isinstance(case.expected, str) and case.expected.startswith("ill-typed"):
+        return f"a rejection ({case.expected})"
+    top = sorted(((n, r) for r, n in case.rules.items() if n), reverse=True)[:5]
+    return (f"{_show(case.expected)} ({case.transitions} transitions: " + ", ".join(f"{r} {n}" for n, r in top) + ")")
 
 
 def _show(v) -> str:
@@ -187,10 +275,19 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="N", help="the generation's seed (default 0)")
     p.add_argument("--max-programs", type=positive_int, metavar="N", help="generated programs (default: the profile's)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="implementation calls in parallel (default 1)")
-    p.add_argument("--shrink-seconds", type=positive_seconds, default=120.0, metavar="S",
-                   help="time to shrink each class of failure (default 120)")
+    p.add_argument("--protocol", choices=["oneshot", "lines"], default="oneshot",
+                   help="one process per program (default), or one persistent process per job answering JSON lines")
+    p.add_argument("--startup-timeout", type=positive_seconds, default=30.0, metavar="S",
+                   help="lines: seconds for a (re)started implementation to answer its warm-up program 0 (default 30)")
+    p.add_argument("--shrink-calls", type=positive_int, default=2000, metavar="N",
+                   help="implementation calls to shrink each class of failure (default 2000)")
+    p.add_argument("--shrink-seconds", type=positive_seconds, default=None, metavar="S",
+                   help="also bound each class's shrinking in seconds (default: no bound)")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
     p.add_argument("--out", metavar="DIR", help="write each shrunk failure as DIR/CLASS.goi and DIR/CLASS.json")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--replay", metavar="FILE", help="run the implementation on this one program and classify it")
+    again.add_argument("--replay-program", metavar="TEXT", help="the same for a program given as text")
     p.set_defaults(run=cmd_oracle, takes_program=False)

@@ -11,13 +11,19 @@
    database), a separate Hypothesis run with the same seed that fails *only* on that
    class, so each is shrunk on its own — a shrink step never slides from a hang to a
    different failure. Answers are cached by program text: the second run's generation
-   costs nothing; only shrinking calls the implementation. A shrink budget bounds the time:
-   past it, programs not yet tried are taken as not failing, which ends the shrinking (the
-   failure is then reported as shrunk as far as the budget allowed).
+   costs nothing; only shrinking calls the implementation. Then the structural reducer
+   (properties/reduce.py) takes the program to a 1-minimal one. A shrink budget — calls of
+   the implementation, and optionally seconds — bounds each class: past it, programs not yet
+   tried are taken as not failing, which ends the shrinking (the failure is then reported as
+   shrunk as far as the budget allowed, and not known to be minimal).
+
+Two protocols (properties/external.py): one process per program (`oneshot`), or one
+persistent process per job answering JSON lines (`lines`), restarted after a crash or a hang.
 """
 
 from __future__ import annotations
 
+import queue
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -35,7 +41,8 @@ from goi.semantics.errors import GoiError
 from goi.semantics.types import F
 from goi.semantics.notation import Inexpressible, render, render_term
 
-from .external import Answer, call
+from .external import Answer, Session, call
+from .reduce import reduce as reduce_structurally
 
 AGREE = "agree"
 WRONG_VALUE = "wrong-value"
@@ -86,7 +93,10 @@ class OracleConfig:
     max_depth: int = 4
     seed: int = 0
     jobs: int = 1
-    shrink_seconds: float = 120.0  # per class
+    protocol: str = "oneshot"  # or "lines": a persistent process per job (docs/ORACLE.md)
+    startup_timeout: float = 30.0  # lines: seconds for a (re)started session to answer its warm-up
+    shrink_calls: Optional[int] = 2000  # implementation calls per class while shrinking (None: no bound)
+    shrink_seconds: Optional[float] = None  # seconds per class while shrinking (None: no bound)
     corpus: bool = True
     database: Optional[str] = ".hypothesis/oracle"  # None: no example database
 
@@ -164,7 +174,7 @@ class Shrunk:
     find_seconds: float
     shrink_seconds: float
     calls: int  # implementation calls while shrinking
-    complete: bool  # False when the shrink budget ran out
+    complete: bool  # True: 1-minimal for the reducer's steps; False: the shrink budget ran out first
 
     def to_json(self) -> dict:
         return {**self.case.to_json(), "found_after": self.found_after, "count": self.count,
@@ -184,6 +194,7 @@ class Report:
     programs: int = 0
     seconds: float = 0.0
     survey_seconds: float = 0.0
+    cases: list = field(default_factory=list)  # every Case of the survey, in order
 
     @property
     def failures(self) -> int:
@@ -220,27 +231,6 @@ def ill_typed(draw, max_depth: int, **fragment):
     return S.BinOp("•", t, t)  # • on scalars
 
 
-def _closed_definitive(t: S.Term) -> bool:
-    return not any(isinstance(n, S.Prov) for n in S.walk(t)) and not S.free_variables(t)
-
-
-def _reductions(term: S.Term):
-    """Candidate smaller programs: every proper closed subterm (the caller keeps those of type
-    F that fail alike), and every `let x = v in b` with v closed and definitive inlined."""
-    for sub in S.walk(term):
-        if sub is not term and not S.free_variables(sub):
-            yield sub
-    yield from _inlined(term)
-
-
-def _inlined(t: S.Term):
-    if isinstance(t, S.Let) and _closed_definitive(t.bound):
-        yield S.substitute(t.body, t.var, t.bound)
-    for i, child in enumerate(S.subterms(t)):
-        for smaller in _inlined(child):
-            yield S.with_child(t, i, smaller)
-
-
 class Oracle:
     def __init__(self, config: OracleConfig, progress: Optional[Callable[[str, int, int], None]] = None):
         self.config = config
@@ -248,9 +238,11 @@ class Oracle:
         self.calls = 0
         self.progress = progress
         self.shrink_deadline: Optional[float] = None
+        self.shrink_calls_left: Optional[int] = None  # while shrinking with a call budget
+        self.budget_reached = False
+        self.sessions: "queue.SimpleQueue[Session]" = queue.SimpleQueue()  # the lines protocol's idle sessions
+        self.all_sessions: list[Session] = []
         self.found_after: dict[str, float] = {}  # seconds into the survey when a class was first seen
-        self.call_starts: list[float] = []  # when each implementation call started (perf_counter)
-        self.deadlines: dict[str, float] = {}  # each class's shrink deadline
         fr = config.all_fragments
         self.fragment = dict(iterated="no-iterated" not in fr, division="no-division" not in fr,
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
@@ -291,8 +283,12 @@ class Oracle:
     def classify(self, text: str, origin: str = "generated") -> Optional[Case]:
         if text in self.cache:
             return self.cache[text]
-        if self.shrink_deadline is not None and time.perf_counter() > self.shrink_deadline:
+        if (self.shrink_deadline is not None and time.perf_counter() > self.shrink_deadline
+                or self.shrink_calls_left is not None and self.shrink_calls_left <= 0):
+            self.budget_reached = True
             return None  # past the shrink budget: an untried program is taken as not failing
+        if self.shrink_calls_left is not None:
+            self.shrink_calls_left -= 1
         expected, transitions, rules, well_typed = self.expected(text)
         answer = self._call(text)
         case = Case(text, self._klass(expected, answer, well_typed), expected, answer, transitions, rules, origin)
@@ -301,16 +297,31 @@ class Oracle:
 
     def _call(self, text: str) -> Answer:
         self.calls += 1
-        self.call_starts.append(time.perf_counter())
-        return call(self.config.command, text, self.config.timeout, self.config.memory_mb)
+        c = self.config
+        if c.protocol == "oneshot":
+            return call(c.command, text, c.timeout, c.memory_mb)
+        try:
+            session = self.sessions.get_nowait()
+        except queue.Empty:
+            session = Session(c.command, c.timeout, c.memory_mb, c.startup_timeout)
+            self.all_sessions.append(session)
+        try:
+            return session.ask(text)
+        finally:
+            self.sessions.put(session)
+
+    def close(self) -> None:
+        """End every persistent session (the whole process group of each)."""
+        for session in self.all_sessions:
+            session.close()
 
     def _klass(self, expected, answer: Answer, well_typed: bool) -> str:
         if answer.kind == "hang":
             return HANG
+        if not well_typed:  # not a program we evaluate: anything but a value is a refusal
+            return ACCEPTS_INVALID if answer.kind == "value" else AGREE
         if answer.kind in ("crash", "unparseable"):
             return IMPL_ERROR
-        if not well_typed:
-            return ACCEPTS_INVALID if answer.kind == "value" else AGREE
         if answer.kind == "rejected":
             return REJECTS_VALID
         if answer.kind == "error":
@@ -333,7 +344,7 @@ class Oracle:
             except GoiError:
                 continue  # the corpus also holds programs our checker rejects on purpose
             text = self.text_of(judgement.surface) if judgement.surface is not None else None
-            if text is None:
+            if text is None or self.outside_fragment(judgement):
                 report.corpus_skipped += 1
                 continue
             case = self.classify(text)
@@ -341,6 +352,23 @@ class Oracle:
             report.corpus_run += 1
             if case.klass != AGREE:
                 report.corpus.append(replace(case, origin=origin))
+
+    def outside_fragment(self, judgement) -> bool:
+        """Whether a (corpus) program uses a construct the chosen fragment leaves out: the
+        implementation is never sent what it was declared to lack."""
+        term, fr = judgement.surface, self.config.fragments
+        nodes = list(S.walk(term))
+        vector_ops = {"vadd", "smul", "dot"}
+        uses = {
+            "no-iterated": any(isinstance(n, S.BinOp) and n.op in S.ITERATED for n in nodes),
+            "no-division": any(isinstance(n, S.BinOp) and n.op == "/" for n in nodes),
+            "no-vector-ops": any(isinstance(n, S.BinOp) and (n.op in ("⊞", "⊠", "•")
+                                                             or judgement.operators.get(id(n)) in vector_ops)
+                                 for n in nodes),
+            "no-decoupling-values": any(isinstance(n, S.Decouple) for n in nodes),
+            "no-decoupling": any(isinstance(n, (S.Decouple, S.LetDecouple)) for n in nodes),
+        }
+        return any(uses.get(name, False) for name in fr)
 
     def _settings(self, database):
         return settings(max_examples=self.config.max_programs, deadline=None, database=database, derandomize=False,
@@ -399,47 +427,48 @@ class Oracle:
         only_this_class._hypothesis_internal_use_seed = self.config.seed  # type: ignore[attr-defined]
         test = self._settings(database)(only_this_class)
         started, calls_before = time.perf_counter(), self.calls
-        self.shrink_deadline = self.deadlines[klass] = started + self.config.shrink_seconds
+        seconds = self.config.shrink_seconds
+        self.shrink_deadline = None if seconds is None else started + seconds
+        self.shrink_calls_left = self.config.shrink_calls
+        self.budget_reached = False
         try:
             test()
         except OracleFailure as failure:
-            reduced = self.reduce(failure.case)
-            complete = time.perf_counter() <= self.shrink_deadline
-            return reduced, time.perf_counter() - started, self.calls - calls_before, complete
+            reduced, minimal = self.reduce(failure.case)
+            return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
         finally:
             self.shrink_deadline = None
+            self.shrink_calls_left = None
         return None
 
     # ---- after Hypothesis: structural reduction ------------------------------------------------
-    def reduce(self, case: Case) -> Case:
-        """Hypothesis shrinks the generator's choices; a program can still hold a smaller one of
-        the same class that those choices cannot reach (the failure inside a `let` whose body
-        ignores it, say). Greedily replace the program by a closed subprogram of type F, or
-        inline a `let` of a closed definitive value, while the class stays the same (smallest
-        candidates first), until none applies: the result is 1-minimal for these reductions."""
+    def reduce(self, case: Case) -> tuple[Case, bool]:
+        """The failing program reduced structurally (properties/reduce.py) while its class stays:
+        (the smallest case, whether it is 1-minimal)."""
         from goi.semantics.parser import parse
 
-        current = case
-        while True:
-            try:
-                term = parse(current.text)
-            except GoiError:
-                return current
-            for candidate in sorted(_reductions(term), key=S.size):
+        try:
+            term = parse(case.text)
+        except GoiError:
+            return case, False
+
+        def text_of(candidate: S.Term) -> Optional[str]:
+            if case.klass != ACCEPTS_INVALID:  # an ill-typed program stays ill-typed (keep decides)
                 try:
                     if api.judge(candidate).type != F:
-                        continue  # programs are closed terms of type F
+                        return None  # programs are closed terms of type F
                 except GoiError:
-                    continue
-                text = self.text_of(candidate)
-                if text is None or text == current.text:
-                    continue
-                smaller = self.classify(text)
-                if smaller is not None and smaller.klass == case.klass:
-                    current = smaller
-                    break
-            else:
-                return current
+                    return None
+            return self.text_of(candidate)
+
+        def keep(text: str) -> Optional[bool]:
+            smaller = self.classify(text)
+            return None if smaller is None else smaller.klass == case.klass
+
+        if self.budget_reached or text_of(term) is None:
+            return case, False
+        reduction = reduce_structurally(term, text_of, keep)
+        return self.cache.get(reduction.text, case), reduction.minimal
 
     def database_key(self, klass: str) -> bytes:
         c = self.config
@@ -448,6 +477,12 @@ class Oracle:
         return ("goi.oracle:" + "|".join(parts)).encode("utf-8")
 
     def run(self) -> Report:
+        try:
+            return self._run()
+        finally:
+            self.close()
+
+    def _run(self) -> Report:
         started = time.perf_counter()
         report = Report(self.config)
         self.corpus_cases(report)
@@ -460,6 +495,7 @@ class Oracle:
                 report.skipped += 1
                 continue
             case = self.cache[text]
+            report.cases.append(case)
             report.counts[case.klass] += 1
             report.programs += 1
             first_seen.setdefault(case.klass, i)

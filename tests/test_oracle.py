@@ -1,12 +1,16 @@
 """Oracle mode (properties/oracle.py, properties/external.py, goi oracle): mock
 implementations in tests/oracle_mocks/, one per class of failure, each found and shrunk to
 the minimal program of its pattern; a correct one gives no failure. Every run here is
-seeded (the same programs, the same verdict on every run)."""
+seeded (the same programs, the same verdict on every run), and no verdict depends on the
+machine's speed: shrinking is bounded in calls, not seconds; the mocks speak the persistent
+protocol, so a program's answer takes milliseconds against a 1-s hang timeout (start-up is
+the warm-up's, under its own 30-s timeout); shrunk programs are compared in canonical names."""
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from fractions import Fraction
@@ -18,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 import goi
 from goi.cli import main
 from goi.generators.typed import programs
-from goi.properties.external import call, parse_answer
+from goi.properties.external import Session, call, parse_answer
 from goi.properties.oracle import (
     ACCEPTS_INVALID,
     AGREE,
@@ -45,7 +49,10 @@ def run(name: str, **options):
     options.setdefault("jobs", 2)
     options.setdefault("database", None)
     options.setdefault("corpus", False)
-    return Oracle(OracleConfig(command=mock(name), **options)).run()
+    options.setdefault("protocol", "lines")
+    options.setdefault("shrink_calls", 1000)
+    command = mock(name, "--lines") if options["protocol"] == "lines" else mock(name)
+    return Oracle(OracleConfig(command=command, **options)).run()
 
 
 # ---- the protocol -------------------------------------------------------------------------
@@ -96,6 +103,33 @@ def test_endless_output_is_cut_off():
     assert answer.kind == "crash" and "bytes of output" in answer.message
 
 
+def test_a_persistent_session_is_restarted_after_a_crash_a_hang_or_a_wrong_answer():
+    script = ("import json, sys, time\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line); p = r['program']\n"
+              "    if p == 'crash': sys.exit(3)\n"
+              "    if p == 'hang': time.sleep(300)\n"
+              "    if p == 'other': print(json.dumps({'id': -1, 'value': 1}), flush=True); continue\n"
+              "    print(json.dumps({'id': r['id'], 'value': len(p) - 1}), flush=True)\n")
+    session = Session([sys.executable, "-c", script], timeout=1.0)
+    try:
+        assert (session.ask("12").kind, session.ask("12").value) == ("value", 1)
+        crash = session.ask("crash")
+        assert crash.kind == "crash" and "exit status 3" in crash.message
+        assert session.ask("hang").kind == "hang"
+        assert session.ask("other").kind == "crash" and session.ask("123").value == 2
+        assert session.starts == 4  # the first start, and one after each failure
+    finally:
+        session.close()
+
+
+def test_a_session_that_does_not_answer_its_warm_up_is_a_crash():
+    session = Session([sys.executable, "-c", "print('hello', flush=True)"], timeout=1.0)
+    answer = session.ask("1")
+    session.close()
+    assert answer.kind == "crash" and "warm-up" in answer.message
+
+
 # ---- notations ------------------------------------------------------------------------------
 
 @settings(max_examples=200, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
@@ -132,6 +166,27 @@ def test_a_correct_implementation_gives_no_failure_corpus_included():
     assert report.corpus_run >= 15
 
 
+def test_the_one_shot_protocol_gives_the_same_classes_as_the_persistent_one():
+    def survey(protocol: str) -> dict:
+        command = mock("crash_on_subtraction", *(["--lines"] if protocol == "lines" else []))
+        oracle = Oracle(OracleConfig(command=command, protocol=protocol, max_programs=8, jobs=2, database=None, corpus=False))
+        try:
+            oracle.survey()
+        finally:
+            oracle.close()
+        return {text: case.klass for text, case in oracle.cache.items()}
+
+    oneshot, lines = survey("oneshot"), survey("lines")
+    assert oneshot == lines and IMPL_ERROR in oneshot.values() and AGREE in oneshot.values()
+
+
+def test_the_corpus_respects_the_fragment():
+    full = run("correct", corpus=True, max_programs=1)
+    narrow = run("reject_dot", corpus=True, max_programs=1, fragments=frozenset({"no-decoupling", "no-vector-ops", "no-iterated"}))
+    assert narrow.corpus == [] and narrow.corpus_run < full.corpus_run
+    assert narrow.corpus_skipped == full.corpus_skipped + (full.corpus_run - narrow.corpus_run)
+
+
 def test_a_crash_on_a_construct_is_found_and_shrunk():
     shrunk = only(run("crash_on_subtraction"), IMPL_ERROR)
     assert shrunk.case.text == "0 - 0" and shrunk.case.expected == 0
@@ -140,25 +195,23 @@ def test_a_crash_on_a_construct_is_found_and_shrunk():
 
 def test_an_infinite_loop_is_a_hang_found_and_shrunk_with_nothing_left_running():
     shrunk = only(run("loop_on_iteration", timeout=1.0), HANG)
-    assert shrunk.case.text == "let x1 @_a2 a2 : F = 0 in ((λe3:V_a2. e3 ⊞ a2) +^L a2) • a2 + 0"
+    assert shrunk.case.text == "let a @ p = 0 in ((λb. p) +^L p) • p"
     left = subprocess.run(["pgrep", "-f", "loop_on_iteration"], capture_output=True, text=True).stdout.split()
     assert not left
 
 
-def test_the_shrink_budget_bounds_a_hang():
-    # each hang costs the 1 s timeout, so a 0.5 s budget runs out while shrinking: the
-    # failure is still reported (as found), and no implementation call starts past the budget
-    oracle = Oracle(OracleConfig(command=mock("loop_on_iteration"), max_programs=40, jobs=2, database=None, corpus=False,
-                                 timeout=1.0, shrink_seconds=0.5))
-    report = oracle.run()
-    shrunk = report.shrunk[HANG]
-    assert not shrunk.complete and "+^L" in shrunk.case.text
-    assert all(start <= oracle.deadlines[HANG] for start in oracle.call_starts)
+def test_the_shrink_budget_bounds_the_calls():
+    # three calls are not enough to shrink: the failure is still reported (as found), not
+    # called minimal, and no implementation call is made past the budget
+    report = run("crash_on_subtraction", shrink_calls=3)
+    shrunk = report.shrunk[IMPL_ERROR]
+    assert not shrunk.complete and " - " in shrunk.case.text and shrunk.calls == 3
+    assert shrunk.to_json()["shrink_complete"] is False
 
 
 def test_rejecting_a_valid_construct_is_found_and_shrunk():
     shrunk = only(run("reject_dot"), REJECTS_VALID)
-    assert shrunk.case.text == "let a1 @_a1 p2 : F = 0 in p2 • p2 + 0"
+    assert shrunk.case.text == "let a @ p = 0 in p • p"
 
 
 def test_floating_point_within_the_tolerance_agrees():
@@ -174,7 +227,7 @@ def test_floating_point_rounding_outside_the_tolerance_is_a_wrong_value():
 
 def test_a_shared_provisional_constant_duplicated_in_a_model_is_a_wrong_value():
     shrunk = only(run("duplicate_shared_constant", max_programs=100), WRONG_VALUE)
-    assert shrunk.case.text == "let a1 @_a1 p2 : F = let a1 : F = {1} in a1 + (a1 + 0) in p2 • p2 + 0"
+    assert shrunk.case.text == "let a @ p = let b = {1} in b + b in p • p"
     assert (shrunk.case.expected, shrunk.case.answer.value) == (1, 2)  # p = (1), not (1, 1)
 
 
@@ -198,20 +251,30 @@ def test_oracle_command_json_and_out_dir(capsys, tmp_path):
     from test_cli_contract import validate
 
     out = tmp_path / "failures"
-    code = main(["oracle", "--impl", " ".join(mock("crash_on_subtraction")), "--no-database", "--jobs", "2",
+    impl = " ".join(mock("crash_on_subtraction", "--lines"))
+    code = main(["oracle", "--impl", impl, "--protocol", "lines", "--no-database", "--jobs", "2",
                  "--max-programs", "40", "--out", str(out), "--json"])
     data = json.loads(capsys.readouterr().out)
     validate(data)
     assert code == exitcodes.NOT_EQUIVALENT and data["failures"]["implementation-error"]["program"] == "0 - 0"
+    assert data["messages"]["implementation-error"][0]["count"] == data["counts"]["implementation-error"]
+    replay = data["failures"]["implementation-error"]["replay"]
+    assert replay.endswith(f"--replay {out / 'implementation-error.goi'}") and "--protocol lines" in replay
     assert (out / "implementation-error.goi").read_text(encoding="utf-8") == "0 - 0\n"
     meta = json.loads((out / "implementation-error.json").read_text(encoding="utf-8"))
     assert meta["expected"] == "0" and meta["class"] == "implementation-error"
     assert sorted(p.name for p in out.iterdir() if p.name.startswith("corpus-"))  # the corpus failures too
+    # the replay command, run: the failure is still there (exit 1), and gone once the program is fixed (exit 0)
+    argv = shlex.split(replay)[1:]
+    assert main(argv) == exitcodes.NOT_EQUIVALENT and "implementation-error: 0 - 0" in capsys.readouterr().out
+    (out / "implementation-error.goi").write_text("0 + 0\n", encoding="utf-8")
+    assert main(argv) == exitcodes.OK and "agree" in capsys.readouterr().out
 
 
 def test_oracle_command_text_and_usage_errors(capsys):
-    code = main(["oracle", "--impl", " ".join(mock("correct")), "--no-database", "--no-corpus", "--max-programs", "10"])
+    code = main(["oracle", "--impl", " ".join(mock("correct")), "--no-database", "--no-corpus", "--max-programs", "4"])
     assert code == exitcodes.OK and "no disagreement found" in capsys.readouterr().out
+    assert main(["oracle", "--impl", "x {file}", "--protocol", "lines"]) == exitcodes.USAGE
     assert main(["oracle", "--impl", ""]) == exitcodes.USAGE
     assert main(["oracle", "--impl", "x", "--fragment", "no-such"]) == exitcodes.USAGE
     assert main(["oracle", "--impl", "x", "--tolerance", "-1"]) == exitcodes.USAGE

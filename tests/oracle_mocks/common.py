@@ -1,19 +1,27 @@
-"""Shared by the mock implementations (oracle mode's tests): read the program as the
-protocol gives it (standard input, or the file named as the first argument), answer."""
+"""Shared by the mock implementations (oracle mode's tests). Each mock is one function from a
+program text to its answer (a JSON object of the protocol); `serve` speaks either protocol:
+one program per process (standard input, or the file named as the first argument), or with
+`--lines` the persistent one (one JSON request per line in, one JSON answer per line out)."""
 
 import json
 import sys
 
 
-def program() -> str:
+def serve(respond) -> None:
+    if "--lines" in sys.argv[1:]:
+        for line in sys.stdin:
+            request = json.loads(line)
+            payload = respond(request["program"])
+            print(json.dumps({"id": request["id"], **payload}, ensure_ascii=False), flush=True)
+        return
+    print(json.dumps(respond(_program()), ensure_ascii=False))
+
+
+def _program() -> str:
     if len(sys.argv) > 1:
         with open(sys.argv[1], encoding="utf-8") as handle:
             return handle.read()
     return sys.stdin.read()
-
-
-def answer(payload) -> None:
-    print(json.dumps(payload, ensure_ascii=False))
 
 
 def value_payload(value):
@@ -22,8 +30,8 @@ def value_payload(value):
     return {"value": str(value)}
 
 
-def run_correctly(text: str, transform=None, field=None) -> None:
-    """Answer as a correct implementation would: goi's own machine (after `transform` of the
+def correctly(text: str, transform=None, field=None) -> dict:
+    """The answer of a correct implementation: goi's own machine (after `transform` of the
     parsed term, for the buggy mocks)."""
     import goi
     from goi.semantics.parser import parse
@@ -34,17 +42,14 @@ def run_correctly(text: str, transform=None, field=None) -> None:
             term = transform(term)
         execution = goi.prepare(term, field=field) if field is not None else goi.prepare(term)
     except goi.GoiError as exc:
-        answer({"rejected": exc.message})
-        return
+        return {"rejected": exc.message}
     if field is not None:  # a field of its own: the machine's raw outcome
         outcome = execution.machine.run(1_000_000)
-        answer({"value": _float(outcome.value)} if outcome.status == "final" else {"error": outcome.reason})
-        return
+        return {"value": _float(outcome.value)} if outcome.status == "final" else {"error": outcome.reason}
     result = execution.run()
     if result.status == "undefined":
-        answer({"error": result.reason})
-    else:
-        answer(value_payload(result.value))
+        return {"error": result.reason}
+    return value_payload(result.value)
 
 
 def _float(x):

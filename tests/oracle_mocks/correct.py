@@ -1,5 +1,5 @@
 """A correct implementation: goi's machine behind the oracle protocol."""
 
-from common import program, run_correctly
+from common import correctly, serve
 
-run_correctly(program())
+serve(correctly)

@@ -1,8 +1,12 @@
 """Crashes (a traceback, exit status 1) on any program with a subtraction; correct otherwise."""
 
-from common import program, run_correctly
+from common import correctly, serve
 
-text = program()
-if " - " in text:
-    raise NotImplementedError("subtraction is not implemented")
-run_correctly(text)
+
+def respond(text: str) -> dict:
+    if " - " in text:
+        raise NotImplementedError("subtraction is not implemented")
+    return correctly(text)
+
+
+serve(respond)

@@ -2,7 +2,7 @@
 each use (`let x = {c} in x + x` read as `{c} + {c}`): a model using the constant twice then
 gets two parameters instead of one. Correct otherwise."""
 
-from common import program, run_correctly
+from common import correctly, serve
 from goi.semantics import syntax as S
 
 
@@ -41,4 +41,4 @@ def inline(t, in_model=False):
     return t
 
 
-run_correctly(program(), transform=inline)
+serve(lambda text: correctly(text, transform=inline))

@@ -1,7 +1,7 @@
 """Computes in IEEE floating point (the machine over a float field): right within a
 tolerance, wrong exactly."""
 
-from common import program, run_correctly
+from common import correctly, serve
 
 
 class FloatField:
@@ -33,4 +33,4 @@ class FloatField:
         return repr(x)
 
 
-run_correctly(program(), field=FloatField())
+serve(lambda text: correctly(text, field=FloatField()))

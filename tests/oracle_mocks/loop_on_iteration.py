@@ -1,8 +1,12 @@
 """Loops forever on an iterated addition (+^L); correct otherwise."""
 
-from common import program, run_correctly
+from common import correctly, serve
 
-text = program()
-while "+^L" in text:
-    pass
-run_correctly(text)
+
+def respond(text: str) -> dict:
+    while "+^L" in text:
+        pass
+    return correctly(text)
+
+
+serve(respond)

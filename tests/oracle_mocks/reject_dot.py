@@ -1,9 +1,12 @@
 """Rejects every program with a dot product, as if it were not in its language."""
 
-from common import answer, program, run_correctly
+from common import correctly, serve
 
-text = program()
-if "•" in text:
-    answer({"rejected": "dot products are not supported"})
-else:
-    run_correctly(text)
+
+def respond(text: str) -> dict:
+    if "•" in text:
+        return {"rejected": "dot products are not supported"}
+    return correctly(text)
+
+
+serve(respond)

@@ -1,0 +1,138 @@
+"""Structural reduction of a failing program, after Hypothesis (docs/ORACLE.md, "Shrinking").
+
+Hypothesis shrinks the generator's choices; a program can still hold a smaller one of the
+same failure that those choices cannot reach. In the style of delta debugging and C-Reduce,
+`reduce` applies the steps below, smallest result first, while the failure stays, until
+none applies — the result is then *1-minimal* for these steps:
+
+- **subterm**: replace any subterm by one of its own subterms (open ones included, wherever
+  their variables are still bound), which also drops a `let` whose variable is unused;
+- **constant**: replace any subterm by the constant `0`, and a provisional constant `{c}` by `{0}`;
+- **inline**: replace `let x = v in u` by `u[v/x]` (v closed);
+- **annotations**: drop type annotations and decoupling names;
+- **rename**: give the binders short names, in binding order (`a`, `b`, … for terms, `p`, `q`,
+  … for decoupled parameter vectors).
+
+A candidate counts only if it is a closed well-typed program of type F (our checker decides)
+and the failure predicate holds for it; `keep` returns None for a candidate it could not try
+(a budget), and the reduction then stops and says it is not known to be minimal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterator, Optional
+
+from goi.semantics import syntax as S
+
+from goi.semantics.notation import strip_annotations
+
+from .canonical import canonical_names
+
+Path = tuple[int, ...]
+
+
+def positions(term: S.Term) -> Iterator[tuple[Path, S.Term]]:
+    """Every subterm with its path of child indices, the term first, pre-order."""
+    todo: list[tuple[Path, S.Term]] = [((), term)]
+    while todo:
+        path, node = todo.pop()
+        yield path, node
+        children = S.subterms(node)
+        for i in reversed(range(len(children))):
+            todo.append((path + (i,), children[i]))
+
+
+def replace_at(term: S.Term, path: Path, new: S.Term) -> S.Term:
+    if not path:
+        return new
+    child = S.subterms(term)[path[0]]
+    return S.with_child(term, path[0], replace_at(child, path[1:], new))
+
+
+def _zero_like(node: S.Term) -> list[S.Term]:
+    zero = S.Const(Fraction(0))
+    if isinstance(node, S.Const):
+        return [] if node.value == 0 else [zero]
+    if isinstance(node, S.Prov):
+        return [zero] + ([] if node.value == 0 else [S.Prov(Fraction(0))])
+    return [zero]
+
+
+def steps(term: S.Term) -> Iterator[S.Term]:
+    """Every candidate one step away (not yet checked for type or failure)."""
+    for path, node in positions(term):
+        for _sub_path, sub in positions(node):
+            if sub is not node:
+                yield replace_at(term, path, sub)
+        for constant in _zero_like(node):
+            yield replace_at(term, path, constant)
+        if isinstance(node, S.Let) and not S.free_variables(node.bound):
+            yield replace_at(term, path, S.substitute(node.body, node.var, node.bound))
+    yield strip_annotations(term)
+    yield canonical_names(term)
+
+
+def weight(term: S.Term, text: str) -> tuple[int, int, int]:
+    """What a step must lower: the number of nodes, the length of the printed text, then
+    whether its names are not yet canonical."""
+    return S.size(term), len(text), int(canonical_names(term) != term)
+
+
+@dataclass
+class Reduction:
+    term: S.Term
+    text: str
+    minimal: bool  # False when `keep` could not try a candidate (a budget ran out)
+    steps: int  # steps taken
+
+
+def reduce(term: S.Term, text_of: Callable[[S.Term], Optional[str]],
+           keep: Callable[[str], Optional[bool]]) -> Reduction:
+    """Greedy reduction: `text_of(candidate)` is the candidate's program text (None if it is not
+    a closed program of type F that can be written); `keep(text)` says whether it still fails
+    alike (None: not tried). Candidates are tried lightest first; the first kept one is taken."""
+    text = text_of(term)
+    assert text is not None, "the failing program itself must be printable"
+    taken = 0
+    while True:
+        step = _first_kept(term, text, text_of, keep)
+        if step is None:
+            return Reduction(term, text, True, taken)
+        if step is _NOT_TRIED:
+            return Reduction(term, text, False, taken)
+        term, text = step
+        taken += 1
+
+
+_NOT_TRIED = object()
+
+
+def _first_kept(term: S.Term, text: str, text_of, keep):
+    """The lightest candidate one step from `term` that `keep` keeps: (term, text); None if
+    there is none; _NOT_TRIED if `keep` could not try one. Candidates are printed (and so
+    type-checked) a size at a time, smallest first, so a step found early costs little."""
+    current = weight(term, text)
+    by_size: dict[int, list[S.Term]] = {}
+    for candidate in steps(term):
+        by_size.setdefault(S.size(candidate), []).append(candidate)
+    seen = {text}
+    for size in sorted(by_size):
+        if size > current[0]:
+            break
+        printed = []
+        for candidate in by_size[size]:
+            candidate_text = text_of(candidate)
+            if candidate_text is None or candidate_text in seen:
+                continue
+            seen.add(candidate_text)
+            if weight(candidate, candidate_text) < current:
+                printed.append((weight(candidate, candidate_text), candidate_text, candidate))
+        for _, candidate_text, candidate in sorted(printed, key=lambda c: (c[0], c[1])):
+            verdict = keep(candidate_text)
+            if verdict is None:
+                return _NOT_TRIED
+            if verdict:
+                return candidate, candidate_text
+    return None

@@ -25,7 +25,7 @@ import traceback
 from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
-from . import cli_equiv, cli_oracle, cli_report
+from . import cli_equiv, cli_oracle, cli_report, cli_test, show
 from .semantics import exitcodes
 from .semantics.errors import TOO_DEEP, BudgetError, GoiError, ReadError, UsageError
 
@@ -211,18 +211,8 @@ def cmd_typecheck(args, source: str) -> int:
     return exitcodes.OK
 
 
-def value_to_json(x) -> Any:
-    """A final value as JSON: a scalar as an exact rational string, a vector as a list of
-    such strings, a function as "λ"."""
-    if isinstance(x, tuple):
-        return [str(v) for v in x]
-    return None if x is None else str(x)
-
-
-def show_value(x) -> str:
-    if isinstance(x, tuple):
-        return "(" + ", ".join(str(v) for v in x) + ")"
-    return str(x)
+value_to_json = show.to_json  # kept for callers of the CLI module
+show_value = show.to_text
 
 
 class JsonTraceWriter:
@@ -525,12 +515,13 @@ def build_parser() -> ArgumentParser:
     cli_equiv.add_parsers(sub, _add_input_limit)
     cli_oracle.add_parser(sub)
     cli_report.add_parser(sub)
+    cli_test.add_parser(sub)
     return parser
 
 
 def _command_of(argv: list[str]) -> Optional[str]:
     for word in argv:
-        if word in ("parse", "typecheck", "run", "props", "equiv", "conjectures", "oracle", "report"):
+        if word in ("parse", "typecheck", "run", "props", "equiv", "conjectures", "oracle", "report", "test"):
             return word
     return None
 
@@ -555,7 +546,7 @@ def _main(argv: list[str]) -> int:
     wants_json = "--json" in argv
     command = _command_of(argv)
     args = None
-    source, name = None, "<input>"
+    source, name = None, "goi"  # until a program is read, an error is the command's own ("goi: io error: …")
     try:
         try:
             args = build_parser().parse_args(argv)

@@ -17,6 +17,7 @@ from collections import Counter
 from fractions import Fraction
 
 from .semantics import exitcodes
+from .show import to_text as _show
 from .semantics.errors import ReadError, UsageError
 
 BUDGETS = {"ci": (60, 4), "dev": (300, 5), "deep": (2000, 6)}  # programs, term depth
@@ -215,10 +216,6 @@ def _expected(case) -> str:
     return (f"{_show(case.expected)} ({case.transitions} transitions: " + ", ".join(f"{r} {n}" for n, r in top) + ")")
 
 
-def _show(v) -> str:
-    if isinstance(v, tuple):
-        return "(" + ", ".join(map(str, v)) + ")"
-    return str(v)
 
 
 def _answer(answer) -> str:

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from goi import api
+from goi.show import to_json as _show
 from goi.generators.typed import programs
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
@@ -129,10 +130,6 @@ class Case:
         }
 
 
-def _show(v) -> object:
-    if isinstance(v, tuple):
-        return [str(x) for x in v]
-    return None if v is None else str(v)
 
 
 class OracleFailure(AssertionError):

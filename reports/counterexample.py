@@ -10,6 +10,7 @@ from typing import Optional
 from goi import api
 from goi.semantics.dot import to_dot
 from goi.semantics.errors import GoiError
+from goi.show import to_text as _show
 
 TRACE_CONTEXT = 12  # steps shown before the failing one
 
@@ -72,7 +73,3 @@ def explain(program: str, max_steps: int = 2_000_000) -> Optional[dict]:
     }
 
 
-def _show(v) -> str:
-    if isinstance(v, tuple):
-        return "(" + ", ".join(map(str, v)) + ")"
-    return str(v)

@@ -380,7 +380,7 @@ def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
         acceptable = exc.interactive_parser.accepts() if exc.interactive_parser else exc.expected
         expected = _describe_expected(acceptable)
         if tok.type == "$END":
-            found = "the end of the program"
+            found = "end of the program"
             line, column = _end_position(text)
         else:
             found = repr(str(tok))

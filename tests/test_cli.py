@@ -56,7 +56,7 @@ def test_standard_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("1 +\n"))
     code, _, err = run(capsys, "parse", "-")
     assert code == exitcodes.BAD_INPUT
-    assert err.startswith("<stdin>:1:4: parse error: unexpected the end of the program")
+    assert err.startswith("<stdin>:1:4: parse error: unexpected end of the program")
 
 
 def test_parse_error_human_output_points_at_the_place(capsys):

@@ -2,8 +2,9 @@
 no documented example can go stale.
 
 A block is a sequence of `$ goi …` commands, each followed by its expected output (standard
-output, then standard error). Commands run in docs/examples/. An expected JSON object is
-compared as JSON: a value written "…" matches anything (for timings)."""
+output, then standard error). An expected JSON object is
+compared as JSON: a value written "…" matches anything (for timings). Commands run from the
+repository's root, as a reader of a fresh clone would type them."""
 
 import json
 import re
@@ -53,7 +54,7 @@ def test_there_are_examples():
 
 @pytest.mark.parametrize("doc,command,expected", EXAMPLES, ids=[f"{d}: {c[:50]}" for d, c, _ in EXAMPLES])
 def test_documented_example(doc, command, expected, capsys, monkeypatch):
-    monkeypatch.chdir(ROOT / "docs/examples")
+    monkeypatch.chdir(ROOT)
     argv = shlex.split(command)
     if argv[0] == "python":  # a Python example: python -c '…'
         assert argv[1] == "-c"

@@ -133,7 +133,7 @@ def test_positions_do_not_take_part_in_equality():
 # ---- parse errors: line, column, offending text, what was expected -------------
 
 ERRORS = [
-    ("1 +", 1, 4, "unexpected the end of the program; expected an operand"),
+    ("1 +", 1, 4, "unexpected end of the program; expected an operand"),
     ("(1", 1, 3, "expected ')'"),
     ("let x = 1 in\n  x $ 2", 2, 5, "unexpected character '$'"),
     ("f λx. x", 1, 3, "must be parenthesised"),
@@ -145,7 +145,7 @@ ERRORS = [
     ("λx:G. x", 1, 4, "expected '(', a vector type 'V_a' or the type 'F'"),
     ("f x)", 1, 4, "unexpected ')'; expected the end of the program"),
     ("", 1, 1, "expected a term"),
-    ("let f @ p = 1 f p", 1, 18, "unexpected the end of the program; expected 'in'"),
+    ("let f @ p = 1 f p", 1, 18, "unexpected end of the program; expected 'in'"),
 ]
 
 

@@ -1,0 +1,80 @@
+"""`goi test PATH…`: programs checked against the expected results kept with them
+(goi/expected.py; docs/CLI.md, `goi test`).
+
+    goi test PATH ... [--update] [--json]
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+
+from .semantics import exitcodes
+from .semantics.errors import ReadError
+
+
+def cmd_test(args, _source) -> int:
+    from . import expected
+    from .cli import say, schema, write_json
+
+    started = time.perf_counter()
+    try:
+        files = expected.program_files(args.paths)
+    except FileNotFoundError as exc:
+        raise ReadError(f"cannot read {exc.args[0]}: no such file or directory") from None
+    cases = []
+    for path in files:
+        try:
+            cases.append(expected.check_file(path, args.update))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    seconds = time.perf_counter() - started
+    passed = sum(c.passed for c in cases)
+    errors = sum(c.error is not None or c.source == "none" for c in cases)
+    failed = len(cases) - passed - errors
+    if args.json:
+        write_json({"schema": schema("test"), "passed": passed, "failed": failed, "errors": errors,
+                    "seconds": round(seconds, 3), "cases": [c.to_json() for c in cases]})
+    else:
+        for line in summary_lines(cases):
+            say(line)
+        say(f"{passed} passed, {failed} failed" + (f", {errors} error{'s' if errors > 1 else ''}" if errors else "") + f" in {seconds:.2f}s")
+    if not cases:
+        say("goi test: no .goi programs found", None)
+        return exitcodes.USAGE
+    return exitcodes.OK if passed == len(cases) else exitcodes.NOT_EQUIVALENT
+
+
+def summary_lines(cases) -> list[str]:
+    """A line of marks per folder (. passed, F failed, E error), then each failure with a diff."""
+    lines: list[str] = []
+    folders: dict[str, str] = {}
+    for c in cases:
+        mark = "." if c.passed else "E" if (c.error is not None or c.source == "none") else "F"
+        folders[os.path.dirname(c.path) or "."] = folders.get(os.path.dirname(c.path) or ".", "") + mark
+    lines += [f"{folder} {marks}" for folder, marks in folders.items()]
+    for c in cases:
+        if c.passed:
+            continue
+        lines.append("")
+        if c.error is not None:
+            lines.append(f"ERROR {c.path}: {c.error}")
+            continue
+        if c.source == "none":
+            lines.append(f"ERROR {c.path}: no expected result (add a line `-- expect: VALUE`, or run goi test --update)")
+            continue
+        lines.append(f"FAILED {c.path}: " + "; ".join(f"{k} expected {e!s}, got {g!s}" for k, e, g in c.mismatches))
+        keys = [k for k, _, _ in c.mismatches]
+        want = [f"{k}: {e}" for k, e, _ in c.mismatches]
+        got = [f"{k}: {c.outcome.fields.get(k, '-')}" for k in keys] if c.outcome else []
+        lines += ["  " + d for d in difflib.unified_diff(want, got, "expected", "got", lineterm="", n=0)]
+    return lines
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("test", help="check programs against the expected results kept with them")
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".goi programs, or folders holding them")
+    p.add_argument("--update", action="store_true", help="write what each failing program does now as its expectation")
+    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.set_defaults(run=cmd_test, takes_program=False)

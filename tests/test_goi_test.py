@@ -1,0 +1,65 @@
+"""`goi test`: programs checked against the expected results kept with them (goi/expected.py).
+The corpus tests/programs/ keeps its expectations inline and must pass."""
+
+import json
+from pathlib import Path
+
+from goi import expected
+from goi.cli import main
+from goi.semantics import exitcodes
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_the_corpus_meets_its_expectations(capsys):
+    assert main(["test", str(ROOT / "tests/programs")]) == exitcodes.OK
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("s") and "18 passed, 0 failed" in out
+    cases = expected.check_paths([str(ROOT / "tests/programs")])
+    assert all(c.source == "inline" and {"value", "type", "parameters"} <= set(c.expected) for c in cases)
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_mismatch_fails_with_a_diff_and_update_writes_what_it_does_now(tmp_path, capsys):
+    write(tmp_path, "a.goi", "let f @ p = {1} + 2 in f p\n-- expect: 4\n-- expect parameters: 1\n")
+    write(tmp_path, "b.goi", "1 1\n")
+    write(tmp_path, "b.expected", "# an ill-typed program\nstatus: type error\n")
+    write(tmp_path, "c.goi", "(λx. x) 2\n")
+    write(tmp_path, "d.goi", "1 +\n-- expect status: parse error\n")
+    write(tmp_path, "e.goi", "let f x = f x in 1\n")
+    write(tmp_path, "e.expected", "status: type error\n")
+    write(tmp_path, "g.goi", "(λx. x x) (λx. x x)\n")
+    assert main(["test", str(tmp_path)]) == exitcodes.NOT_EQUIVALENT
+    out = capsys.readouterr().out
+    assert f"FAILED {tmp_path / 'a.goi'}: value expected 4, got 3" in out
+    assert "-value: 4\n  +value: 3" in out
+    assert f"ERROR {tmp_path / 'c.goi'}: no expected result" in out
+    assert "2 failed" in out or "1 failed" in out
+    assert main(["test", str(tmp_path), "--update"]) == exitcodes.OK
+    capsys.readouterr()
+    assert (tmp_path / "a.goi").read_text(encoding="utf-8") == "let f @ p = {1} + 2 in f p\n-- expect: 3\n-- expect parameters: 1\n"
+    assert "-- expect: 2" in (tmp_path / "c.goi").read_text(encoding="utf-8")
+    assert main(["test", str(tmp_path), "--json"]) == exitcodes.OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["schema"] == "goi.test/1" and data["passed"] == 6 and data["failed"] == 0
+
+
+def test_options_budget_and_division(tmp_path):
+    write(tmp_path, "loop.goi", "(λx. x + x) 1\n-- expect max-steps: 5\n-- expect status: budget\n")
+    write(tmp_path, "div.goi", "1 / 0\n-- expect division: strict\n-- expect status: undefined\n")
+    write(tmp_path, "total.goi", "1 / 0\n-- expect: 0\n")
+    cases = expected.check_paths([str(tmp_path)])
+    assert [c.passed for c in cases] == [True, True, True], [c.to_json() for c in cases]
+
+
+def test_a_bad_expectation_is_an_error_named_where_it_is(tmp_path, capsys):
+    write(tmp_path, "a.goi", "1\n-- expect colour: red\n")
+    assert main(["test", str(tmp_path)]) == exitcodes.NOT_EQUIVALENT
+    assert f"ERROR {tmp_path / 'a.goi'}: {tmp_path / 'a.goi'}:2: unknown key 'colour'" in capsys.readouterr().out
+    assert main(["test", str(tmp_path / "missing")]) == exitcodes.BAD_INPUT
+    assert "goi: io error: cannot read" in capsys.readouterr().err

@@ -39,7 +39,7 @@ def cmd_test(args, _source) -> int:
     else:
         for line in summary_lines(cases):
             say(line)
-        say(f"{passed} passed, {failed} failed" + (f", {errors} error{'s' if errors > 1 else ''}" if errors else "") + f" in {seconds:.2f}s")
+        say(f"{passed} passed, {failed} failed" + (f", {errors} error{'s' if errors > 1 else ''}" if errors else "") )
     if not cases:
         say("goi test: no .goi programs found", None)
         return exitcodes.USAGE

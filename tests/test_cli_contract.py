@@ -46,6 +46,8 @@ CASES = [
     (["run", "--max-steps", "5", "-e", "1 + 2 + 3"], exitcodes.BUDGET, "goi.run/1"),
     (["run", "--division", "strict", "-e", "1 / 0"], exitcodes.UNDEFINED, "goi.run/1"),
     (["props", "soundness", "--profile", "ci", "--examples", "3"], exitcodes.OK, "goi.props/1"),
+    (["test", str(PROGRAMS)], exitcodes.OK, "goi.test/1"),
+    (["test", str(ROOT / "docs/examples")], exitcodes.OK, "goi.test/1"),
     (["parse", "-e", "(1"], exitcodes.BAD_INPUT, "goi.error/1"),
     (["typecheck", "-e", "let f @ p = {1} in p"], exitcodes.BAD_INPUT, "goi.error/1"),
     (["run", "/nonexistent/file.goi"], exitcodes.BAD_INPUT, "goi.error/1"),

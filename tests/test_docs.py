@@ -69,3 +69,53 @@ def test_documented_example(doc, command, expected, capsys, monkeypatch):
         assert matches(json.loads(want), json.loads(got)), got
     else:
         assert got == want
+
+
+def _synopsis() -> dict:
+    """docs/CLI.md's synopsis block: command -> its lines (a command may have several forms)."""
+    text = (ROOT / "docs/CLI.md").read_text(encoding="utf-8")
+    block = text.split("```\n", 2)[1]
+    out: dict = {}
+    command = None
+    for line in block.splitlines():
+        if line.startswith("goi "):
+            command = line.split()[1]
+        out.setdefault(command, []).append(line)
+    return out
+
+
+def test_the_cli_synopsis_names_every_option_of_every_command():
+    from goi.cli import build_parser
+
+    synopsis = _synopsis()
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
+    assert set(commands) <= set(synopsis), set(commands) - set(synopsis)
+    for name, sub in commands.items():
+        text = " ".join(synopsis[name])
+        for action in sub._actions:
+            longs = [o for o in action.option_strings if o.startswith("--") and o not in ("--help", "--max-input-bytes")]
+            for option in longs:
+                assert option in text, f"goi {name}: {option} is missing from docs/CLI.md's synopsis"
+
+
+def test_the_synopsis_forms_of_equiv_terms_work(tmp_path, capsys):
+    t0, t1 = tmp_path / "t0.goi", tmp_path / "t1.goi"
+    t0.write_text("λx:F. x * {2}", encoding="utf-8")
+    t1.write_text("λx:F. {2} * x", encoding="utf-8")
+    from goi.semantics.exitcodes import UNDECIDED  # no separating context: not a proof, so undecided
+
+    assert main(["equiv", "--terms", str(t0), str(t1), "--examples", "20"]) == UNDECIDED
+    assert main(["equiv", "--terms", "-e", "λx:F. x * {2}", "-e", "λx:F. {2} * x", "--examples", "20"]) == UNDECIDED
+    out, err = capsys.readouterr()
+    assert "io error" not in err and out.count("NO SEPARATING CONTEXT FOUND in 20 contexts") == 2
+
+
+def test_no_doc_points_outside_the_repository():
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        assert "../shared" not in text and "[Note]" not in text, doc.name
+    rec = (ROOT / "docs/RECONSTRUCTION.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^## (\d+)\.", rec, re.M))
+    cited = set(re.findall(r"\[Rec §(\d+)\]", (ROOT / "docs/RULES.md").read_text(encoding="utf-8")))
+    assert cited and cited <= sections, cited - sections

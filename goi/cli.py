@@ -27,6 +27,7 @@ from typing import Any, NoReturn, Optional
 
 from . import cli_equiv, cli_oracle, cli_report, cli_test, show
 from .semantics import exitcodes
+from .semantics.stack import interrupt_requested, polled
 from .semantics.errors import TOO_DEEP, BudgetError, GoiError, ReadError, UsageError
 
 SCHEMA_VERSION = 1
@@ -223,6 +224,9 @@ class JsonTraceWriter:
         self.stream = stream or sys.stdout
         self.count = 0
         self.open = False
+        self.known: dict = {}  # the payload's fields known before the run ends (a run cut short still has them)
+        self.passes = 0
+        self.rules: dict = {}
 
     def start(self) -> None:
         write_raw(f'{{"schema": {json.dumps(schema("run"))}, "trace": [', self.stream)
@@ -231,6 +235,17 @@ class JsonTraceWriter:
     def step(self, step) -> None:
         write_raw(("" if self.count == 0 else ", ") + json.dumps(step.to_json(), ensure_ascii=False), self.stream)
         self.count += 1
+        self.passes += step.rule.startswith("pass.")
+        self.rules[step.rule] = self.rules.get(step.rule, 0) + 1
+        if interrupt_requested():  # a Ctrl-C (cmd_run runs `polled`): stop here, between two whole steps
+            raise KeyboardInterrupt
+
+    def cut_short(self, status: str, error: dict) -> None:
+        """Close the object when the run did not end (interrupted, or an error): every field the
+        schema requires, with what is known — the transitions streamed so far, no value."""
+        self.finish({**self.known, "status": status, "value": None, "reason": error["message"], "limit": None,
+                     "transitions": {"total": self.count, "pass": self.passes, "rewrite": self.count - self.passes},
+                     "rules": self.rules, "error": error})
 
     def finish(self, payload: dict) -> None:
         rest = json.dumps({k: v for k, v in payload.items() if k not in ("schema", "trace")}, ensure_ascii=False)
@@ -340,15 +355,25 @@ def cmd_run(args, source: str) -> int:
         machine.after.append(after)
 
     trace = None
+    args.json_writer = None
     if args.trace and args.json:
+        from .semantics.typecheck import show_fraction
+
         args.json_writer = JsonTraceWriter()
+        args.json_writer.known = {"type": str(judgement.type), "division": args.division,
+                                  "parameters": [show_fraction(p) for p in (args.params or judgement.params)],
+                                  "strategy": "first" if args.strategy == "first" else f"random:{args.seed}"}
         args.json_writer.start()
         trace = args.json_writer.step
     elif args.trace:
         def trace(step):
             say(step.render())
 
-    result = execution.run(args.max_steps, trace)
+    if args.json_writer is not None:
+        with polled():
+            result = execution.run(args.max_steps, trace)
+    else:
+        result = execution.run(args.max_steps, trace)
     if dump is not None:
         if result.status == "violation":
             dump(f"{machine.steps:06d}-violation.dot", f"invariant violated at step {machine.steps}")
@@ -598,7 +623,7 @@ def report(args, command: Optional[str], error: dict, text: Optional[str]) -> No
     if args is not None and getattr(args, "json", False):
         writer = getattr(args, "json_writer", None)
         if writer is not None and writer.open:
-            writer.finish({"status": "error", "error": error})
+            writer.cut_short("interrupted" if error["kind"] == "interrupted" else "error", error)
         else:
             write_json(error_payload(command, error))
     elif text is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 import hypothesis
+import hypothesis.reporting
 from hypothesis import reproduce_failure, settings
 
 from goi.semantics.stack import interrupt_taken
@@ -31,7 +32,7 @@ _BLOB = re.compile(r"@reproduce_failure\('([^']+)', b'([^']+)'\)")
 @dataclass
 class PropertyResult:
     name: str
-    status: str  # passed | failed | budget | interrupted
+    status: str  # passed | failed | budget | interrupted | fixed (a replayed failure no longer happens)
     runs: int
     seconds: float
     finding: Optional[str] = None  # the message, with the shrunk program
@@ -70,6 +71,11 @@ def _blob_of(exc: BaseException) -> Optional[str]:
     return None
 
 
+def _say(messages: list[str]) -> None:
+    for message in messages:
+        hypothesis.reporting.default(message)
+
+
 def unknown_names(names: Iterable[str]) -> list[str]:
     return [n for n in names if n not in suite.TESTS]
 
@@ -92,8 +98,17 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
     PROGRESS.name, PROGRESS.target_override = None, examples
     status, finding, program, blob = "passed", None, None, None
     budgets_before = len(coverage.BUDGETS)
+    said: list[str] = []  # Hypothesis' reports: shown once the test ends, dropped on Ctrl-C (nothing failed)
     try:
-        test()
+        try:
+            with hypothesis.reporting.with_reporter(said.append):
+                test()
+        except (KeyboardInterrupt, hypothesis.errors.DidNotReproduce):
+            raise  # Ctrl-C: nothing failed; a replay that passes: the failure is gone (reported as fixed)
+        except BaseException:
+            _say(said)
+            raise
+        _say(said)
         stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
         if stopped:  # every decided example passed; these were not decided (runner.undecided)
             status = "budget"
@@ -106,6 +121,10 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         if isinstance(exc, hypothesis.errors.DidNotReproduce) and stopped:  # a replayed budget example
             exc = BudgetFinding(name, stopped[0][1], stopped[0][2])
             blob = replay
+        if isinstance(exc, hypothesis.errors.DidNotReproduce):  # the replayed example passes: the failure is gone
+            seconds = time.perf_counter() - start
+            return PropertyResult(name, "fixed", coverage.RUN_COUNT[0] - runs_before, seconds,
+                                  f"[{name}] the replayed example passes now: the failure it recorded is gone")
         if isinstance(exc, BudgetFinding):
             status = "budget"
         else:

@@ -61,6 +61,24 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
 
 
 _pending = threading.Event()  # a Ctrl-C was passed on and no handler has taken it yet
+_polled = threading.Event()  # the worker asks for Ctrl-C at safe points instead of being sent it
+
+
+class polled:
+    """`with polled():` the worker is not sent a Ctrl-C (which could land between any two
+    bytecodes, in the middle of writing a trace step); it asks `interrupt_requested()` at
+    points where stopping leaves its output whole, and raises KeyboardInterrupt there."""
+
+    def __enter__(self):
+        _polled.set()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _polled.clear()
+
+
+def interrupt_requested() -> bool:
+    return _pending.is_set()
 RESEND_SECONDS = 0.5
 
 
@@ -96,12 +114,13 @@ def _wait(worker: threading.Thread, done: threading.Event) -> None:
             try:
                 if done.wait(RESEND_SECONDS if _pending.is_set() else None):
                     break
-                if _pending.is_set():
+                if _pending.is_set() and not _polled.is_set():
                     _send(worker)
             except KeyboardInterrupt:
                 sys.unraisablehook = quiet
                 _pending.set()
-                _send(worker)
+                if not _polled.is_set():
+                    _send(worker)
         worker.join()
     finally:
         sys.unraisablehook = previous_hook

@@ -65,6 +65,18 @@ class Term:
 
     pos: Optional[Pos]
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        """How Hypothesis shows a generated term in a failure: as the program it is,
+        `parse('…')` of its text (which also rebuilds it), never as nested constructors."""
+        from .pretty import pretty
+
+        try:
+            text = pretty(self)
+        except ValueError:  # a constant with no decimal literal (1/3): the constructors, then
+            printer.text(repr(self))
+            return
+        printer.text(f"parse({text!r})")
+
 
 @dataclass(frozen=True)
 class Var(Term):

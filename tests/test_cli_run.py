@@ -193,3 +193,33 @@ def test_dot_output_is_bounded(capsys, tmp_path):
     data = json.loads(out)
     assert code == exitcodes.OK and data["dot"]["skipped"] > 0 and data["dot"]["files"] == len(list(tmp_path.iterdir()))
     assert sum(p.stat().st_size for p in tmp_path.iterdir()) == data["dot"]["bytes"] <= 6000
+
+
+def test_an_interrupted_json_trace_is_still_one_valid_object(tmp_path):
+    """SIGINT while `goi run --json --trace` streams: the object is closed with every field the
+    schema requires (status interrupted, the transitions streamed so far), exit 130. The signal
+    is sent once the trace has started (read from the pipe), whatever the machine's speed."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from test_cli_contract import validate
+
+    program = tmp_path / "long.goi"
+    program.write_text(" ".join(f"let x{i} = x{i - 1} + 1 in" if i else "let x0 = 1 in" for i in range(6000)) + " x5999")
+    proc = subprocess.Popen([sys.executable, "-m", "goi", "run", "--json", "--trace", str(program)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head = b""
+    while len(head) < 200_000:  # the trace is streaming: the run is under way (raw reads: communicate reads the fd)
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        assert chunk, "the run ended before the signal"
+        head += chunk
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=300)
+    assert proc.returncode == exitcodes.INTERRUPTED, err.decode()[-2000:]
+    data = json.loads(head + rest)
+    validate(data)
+    assert data["status"] == "interrupted" and data["error"]["kind"] == "interrupted" and data["value"] is None
+    assert data["transitions"]["total"] == len(data["trace"]) > 0 and b"Traceback" not in err

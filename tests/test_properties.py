@@ -142,3 +142,21 @@ def test_generated_programs_repeat_and_shadow_names():
 
     sample()
     assert len(repeated) >= 20, len(repeated)
+
+
+def test_a_failing_example_is_shown_as_program_text():
+    """Hypothesis shows a generated term as the program it is (`parse('…')`), not as nested
+    constructors or the lambdas of the strategies that built it."""
+    from hypothesis import given, settings
+
+    from goi.generators.typed import programs
+
+    @settings(max_examples=50, derandomize=True, database=None)
+    @given(programs(max_depth=3))
+    def fails(term):
+        raise AssertionError("deliberate")
+
+    with pytest.raises(AssertionError) as info:
+        fails()
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    assert "term=parse(" in notes and "Const(" not in notes and "lambda" not in notes, notes

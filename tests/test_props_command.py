@@ -141,6 +141,12 @@ def test_a_failure_prints_the_program_the_blob_and_a_replay_command(monkeypatch,
     code = main(replay.split()[1:] + ["--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == exitcodes.STUCK and data["properties"]["soundness"]["program"] == program
+    # the bug fixed: the same replay says the failure is gone, and that is a success
+    monkeypatch.undo()
+    code = main(replay.split()[1:])
+    out, err = capsys.readouterr()
+    assert code == exitcodes.OK and "fixed" in out and "the failure it recorded is gone" in out
+    assert "Failing test case" not in out + err and "DidNotReproduce" not in out + err
 
 
 def test_ctrl_c_stops_cleanly_with_a_summary_of_what_finished(monkeypatch, capsys):
@@ -151,7 +157,7 @@ def test_ctrl_c_stops_cleanly_with_a_summary_of_what_finished(monkeypatch, capsy
     code = main(["props", "soundness", "invariants", "gc", "--profile", "ci", "--examples", "3", "--json"])
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert code == exitcodes.INTERRUPTED and "Traceback" not in err
+    assert code == exitcodes.INTERRUPTED and "Traceback" not in err and "You can reproduce" not in out + err
     assert data["status"] == "interrupted" and data["properties"]["soundness"]["status"] == "passed"
     assert data["properties"]["invariants"]["status"] == "interrupted" and data["not_run"] == ["gc"]
 
@@ -187,14 +193,17 @@ def test_progress_can_go_to_a_file(monkeypatch, tmp_path):
 def test_a_real_ctrl_c_stops_goi_props_cleanly():
     """SIGINT reaches the main thread while the properties run on the deep-stack worker: it is
     passed on, and the run ends with its summary (CPython's interrupted Thread.join is avoided)."""
+    import os
     import signal
-    import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "goi", "props", "--profile", "dev", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)
+    env = {**os.environ, "GOI_PROGRESS": "1", "GOI_PROGRESS_SECONDS": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "goi", "props", "--profile", "dev"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    first = os.read(proc.stderr.fileno(), 1)  # a progress line has begun: the properties are running
+    assert first
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
+    err = first + err
+    assert b"You can reproduce" not in out + err
     assert proc.returncode == exitcodes.INTERRUPTED, err.decode()[-2000:]
-    data = json.loads(out)
-    assert data["status"] == "interrupted" and data["not_run"] and b"Traceback" not in err
+    assert b"interrupted" in out and b"not run: " in out and b"Traceback" not in err

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -79,6 +80,21 @@ class _KindConstraint:
     type: Type
     node: S.Term
     op: str
+
+
+UNKNOWN_LETTERS = "αβγδεζηθ"
+
+
+def readable_unknowns(message: str) -> str:
+    """A message's unknown types (the inference's ?3) as Greek letters in order of appearance,
+    with a note saying what they are."""
+    found = list(dict.fromkeys(re.findall(r"\?\d+", message)))
+    if not found:
+        return message
+    letters = {m: UNKNOWN_LETTERS[i] if i < len(UNKNOWN_LETTERS) else f"τ{i}" for i, m in enumerate(found)}
+    message = re.sub(r"\?\d+", lambda m: letters[m.group(0)], message)
+    named = ", ".join(letters.values())
+    return message + f" ({named} {'stands' if len(found) == 1 else 'stand'} for {'a type' if len(found) == 1 else 'types'} nothing has fixed yet)"
 
 
 def _name_supply(taken: set[str]):
@@ -179,9 +195,10 @@ class _Checker:
             self._unify(a, b)
         except _Mismatch as exc:
             ra, rb = self.resolve(a), self.resolve(b)
+            left, right = self.resolve(exc.left), self.resolve(exc.right)
             detail = ""
-            if (exc.left, exc.right) not in ((ra, rb), (rb, ra)):
-                detail = f" ({exc.left} and {exc.right} differ)"
+            if (left, right) not in ((ra, rb), (rb, ra)):
+                detail = f" ({left} and {right} differ)"
             raise message(ra, rb, detail)
         except _Infinite as exc:
             raise message(self.resolve(a), self.resolve(b), f" (this would need an infinite type: {exc.meta} = {self.resolve(exc.other)})")
@@ -205,7 +222,7 @@ class _Checker:
 
     def error(self, term: S.Term, message: str) -> TypeCheckError:
         pos = term.pos
-        return TypeCheckError(message, pos.line if pos else None, pos.column if pos else None)
+        return TypeCheckError(readable_unknowns(message), pos.line if pos else None, pos.column if pos else None)
 
     # ---- annotations -----------------------------------------------------------
     def annotation(self, t: Type, names: dict[str, str], where: S.Term) -> Type:
@@ -261,8 +278,15 @@ class _Checker:
             return self.apply(fun, arg, t.fun, t.arg, t)
 
         if isinstance(t, S.Let):
+            # the bound term first, and its type is the variable's while the body is checked:
+            # a conflict is then reported at the use in the body that conflicts, not at the let
             bound = self.infer(t.bound, env, scope, names)
-            lam = self.lam(t.var, t.annot, t.body, env, scope, names, t)
+            dom = bound.type
+            if t.annot is not None:
+                dom = self.annotation(t.annot, names, t)
+                self.unify(dom, bound.type, lambda a, b, d: self.error(
+                    t.bound, f"type mismatch: {t.var} is annotated {a}, but {self.show(t.bound)} has type {b}{d}"))
+            lam = self.lam(t.var, None, t.body, env, scope, names, t, dom=dom)
             self.scopes.append((lam, scope, t))
             return self.apply(lam, bound, t, t.bound, t)
 
@@ -280,8 +304,9 @@ class _Checker:
 
         raise TypeError(f"not a term: {t!r}")
 
-    def lam(self, var, annot, body, env, scope, names, site) -> C.CLam:
-        dom = self.annotation(annot, names, site) if annot is not None else self.fresh()
+    def lam(self, var, annot, body, env, scope, names, site, dom: Optional[Type] = None) -> C.CLam:
+        if dom is None:
+            dom = self.annotation(annot, names, site) if annot is not None else self.fresh()
         self.binders.append((var, dom, scope, site))
         with _binding(env, {var: dom}):
             inner = self.infer(body, env, scope, names)

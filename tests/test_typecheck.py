@@ -201,11 +201,11 @@ ILL_TYPED = [
     ("A(f, x):V_a. 0", ["unknown vector name 'a'"], 1, 1),
     ("λx:V_b. x", ["unknown vector name 'b'"], 1, 1),
     ("1 2", ["`1` (1:1) has type F, which is not a function type", "`2` (1:3)"], 1, 1),
-    ("(λx. x + 1) (λy. y)", ["`λx. x + 1` (1:2) expects an argument of type F", "`λy. y` (1:14) has type ?2 -> ?2"], 1, 14),
+    ("(λx. x + 1) (λy. y)", ["`λx. x + 1` (1:2) expects an argument of type F", "`λy. y` (1:14) has type α -> α", "α stands for a type nothing has fixed yet"], 1, 14),
     ("λx. x x", ["infinite type"], 1, 7),
     ("1 ⊞ 2", ["⊞", "needs vector operands", "they have type F"], 1, 1),
     ("λv. v • v", ["cannot tell which vector type", "•"], 1, 5),
-    ("(λx. x) + 1", ["operands of +", "must have the same type", "has type ?1 -> ?1", "has type F"], 1, 1),
+    ("(λx. x) + 1", ["operands of +", "must have the same type", "has type α -> α", "has type F"], 1, 1),
     ("(λx. x) + (λy. y)", ["+", "works on scalars (F) or vectors (V_a)", "F -> F"], 1, 1),
     ("let f @ p = {1} in p + 1", ["operands of +", "must have the same type", "V_a", "F"], 1, 20),
     ("let f @ p = {1} in p - p", ["left operand of -", "has type V_a", "needs a scalar (F)"], 1, 20),
@@ -216,6 +216,11 @@ ILL_TYPED = [
     ("let f @ p : F -> F = {1} in p • p", ["decoupled term", "{1}", "F -> F"], 1, 22),
     ("x", ["unbound variable 'x'"], 1, 1),
     ("let f x = x in f f", ["type mismatch"], 1, 18),
+    # a let-bound variable misused in the body: the error is at the use (line 3), not at the let
+    ("let k =\n  λx. λy. x in\n(k 1) + 2", ["operands of +", "`k 1` (3:2) has type α -> F", "`2` (3:9) has type F",
+                                       "α stands for a type nothing has fixed yet"], 3, 1),
+    ("let k = λx. λy. x in let z = 3 in k 1 z + k", ["`k 1 z` (1:35) has type F", "`k` (1:43) has type F -> F -> F"], 1, 35),
+    ("let x : F -> F = 1 in x", ["x is annotated F -> F", "`1` (1:18) has type F"], 1, 18),
 ]
 
 

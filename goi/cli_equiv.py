@@ -94,7 +94,8 @@ def cmd_equiv(args, _source) -> int:
                 raise Sourced(exc, text, name) from None
         search = term_equivalence(terms[0], terms[1], context=args.context or (), examples=args.examples,
                                   division=args.division, timeout=args.timeout, seed=args.seed)
-        payload = {"schema": schema("equiv"), "mode": "terms", "division": args.division, **search.to_json()}
+        payload = {"schema": schema("equiv"), "mode": "terms", "division": args.division, **search.to_json(),
+                   "compared": [text.strip() for text, _ in inputs]}
         if args.json:
             write_json(payload)
         elif search.verdict == "refuted":
@@ -119,7 +120,8 @@ def cmd_equiv(args, _source) -> int:
     verdict = program_equivalence(judgements[0], judgements[1], division=args.division, timeout=args.timeout,
                                   max_permutations=args.max_permutations)
     if args.json:
-        write_json({"schema": schema("equiv"), "mode": "programs", **verdict.to_json()})
+        write_json({"schema": schema("equiv"), "mode": "programs", **verdict.to_json(),
+                    "compared": [text.strip() for text, _ in inputs]})
     else:
         say(f"{verdict.verdict.upper()}: {verdict.reason}")
         if verdict.symbolic:

@@ -34,7 +34,7 @@ def record(result, deep_decouplings: int = 0) -> None:
         CHECK_VIOLATIONS[result.violation.check] += 1
     if len(SAMPLES) < MAX_SAMPLES:
         SAMPLES.append(_sample(result, deep_decouplings))
-    fired = {r: n for r, n in result.rules.items() if n}
+    fired = {r: n for r, n in {**result.rules, **(result.gc or {})}.items() if n}  # the collector's rules too
     TOTALS.update(fired)
     for rule_id in fired:
         RUNS[rule_id] += 1
@@ -67,6 +67,7 @@ def _sample(result, deep_decouplings: int) -> dict:
         todo.extend((c, d + 1) for c in S.subterms(t))
     return {
         "property": CURRENT[0],
+        "program": _text(term, size),
         "size": size if term is not None else None,
         "depth": depth if term is not None else None,
         "parameters": len(result.judgement.params),
@@ -76,6 +77,20 @@ def _sample(result, deep_decouplings: int) -> dict:
         "constructs": sorted(constructs),
         "rules": sum(1 for n in result.rules.values() if n),
     }
+
+
+SAMPLE_TEXT_NODES = 120  # programs up to this size keep their text, for the report's sample
+
+
+def _text(term, size: int):
+    if term is None or size > SAMPLE_TEXT_NODES:
+        return None
+    from goi.semantics.pretty import pretty
+
+    try:
+        return pretty(term)
+    except ValueError:
+        return None
 
 
 def features(c: dict[str, int]) -> list[str]:
@@ -97,7 +112,8 @@ def features(c: dict[str, int]) -> list[str]:
 
 
 def rules() -> list[str]:
-    return sorted(r for r, rule in load_all().items() if rule.kind != "gc")
+    """Every rule of the catalogue: the machine's transitions and the collector's (gc.*)."""
+    return sorted(load_all())
 
 
 def summary() -> dict:

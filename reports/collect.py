@@ -129,7 +129,26 @@ def programs() -> dict:
         "features": {f: round(n / count, 4) for f, n in sorted(features.items())} if count else {},
         "constructs": {c: round(n / count, 4) for c, n in sorted(constructs.items())} if count else {},
         "by_property": dict(Counter(s["property"] or "(other)" for s in samples)),
+        "sample": sample(samples),
     }
+
+
+SAMPLE_PER_PROPERTY = 5
+
+
+def sample(samples: list) -> list:
+    """Programs a reader can look at: for each property, SAMPLE_PER_PROPERTY of its programs
+    from the smallest to the largest (evenly spaced by size), as text."""
+    by_property: dict = {}
+    for s in samples:
+        if s.get("program") is not None:
+            by_property.setdefault(s["property"], []).append(s)
+    out = []
+    for prop, runs in by_property.items():
+        runs = sorted(runs, key=lambda s: (s["size"], s["program"]))
+        picks = sorted({round(i * (len(runs) - 1) / (SAMPLE_PER_PROPERTY - 1)) for i in range(SAMPLE_PER_PROPERTY)})
+        out += [{"property": prop, "size": runs[i]["size"], "program": runs[i]["program"]} for i in picks]
+    return out
 
 
 
@@ -199,7 +218,8 @@ def merge(reports: list) -> dict:
             "never_fired": sorted(r for r in transitions if not transitions[r]),
         },
         "programs": {"runs": runs, **programs_, "features": shares("features"), "constructs": shares("constructs"),
-                     "by_property": dict(by_property)},
+                     "by_property": dict(by_property),
+                     "sample": [x for d in reports for x in d["programs"].get("sample", [])]},
         "counterexamples": [c for d in reports for c in d["counterexamples"]],
         "sections": {k: v for d in reports for k, v in d.get("sections", {}).items()},
     }
@@ -227,10 +247,12 @@ def section_from(data: dict) -> tuple[str, dict]:
         return "oracle", {"title": f"Oracle: {' '.join(data['implementation'])} ({data['notation']} notation)",
                           "headers": ["class", "programs"], "rows": rows}
     if schema.startswith("goi.equiv/"):
+        compared = [[f"{'term' if data.get('mode') == 'terms' else 'program'} {i}", text]
+                    for i, text in enumerate(data["compared"])]
         if data.get("mode") == "terms":
-            rows = [["verdict", data["verdict"]], ["contexts", data["contexts"]], ["context", data.get("context") or ""]]
+            rows = compared + [["verdict", data["verdict"]], ["contexts", data["contexts"]], ["context", data.get("context") or ""]]
         else:
-            rows = [["verdict", data["verdict"]], ["reason", data["reason"]],
+            rows = compared + [["verdict", data["verdict"]], ["reason", data["reason"]],
                     ["symbolic values", " vs ".join(data["symbolic"] or [])], ["witness", ", ".join(data["witness"] or [])],
                     ["values at the witness", " vs ".join(data["values"] or [])]]
         return "equivalence", {"title": "Program equivalence", "headers": ["", ""], "rows": rows}

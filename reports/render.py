@@ -88,6 +88,35 @@ def summary_line(data: dict) -> str:
             f"{verdict}; {len(data['coverage']['never_fired'])} rules never fired.")
 
 
+def shown_environment(env: dict) -> dict:
+    """The environment as a reader needs it: no blank cells (a seed not given is Hypothesis'
+    own choice; the examples not given are the profile's)."""
+    from goi.properties.profiles import CONFIGS
+
+    shown = dict(env)
+    if shown.get("seed") is None:
+        shown["seed"] = "none given (derandomised: the same examples every run)" if env.get("profile") == "ci" \
+            else "none given (random; failures kept in the example database)"
+    if shown.get("examples") is None:
+        profile = CONFIGS.get(env.get("profile") or "")
+        shown["examples"] = f"{profile.examples} per property (the profile's)" if profile else "the profile's"
+    return shown
+
+
+def state_of(step: dict) -> str:
+    """A trace line without its step number and rule (the table shows them in their own columns)."""
+    parts = step["line"].split(None, 2)
+    return parts[2] if len(parts) == 3 and parts[0] == str(step["number"]) and parts[1] == step["rule"] else step["line"]
+
+
+def sample_caption(progs: dict) -> str:
+    sizes = progs.get("size") or []
+    tiny = sum(1 for n in sizes if n <= 2)
+    share = f"{100 * tiny / len(sizes):.0f}%" if sizes else "0%"
+    return (f"A sample of the generated programs, from the smallest to the largest of each property "
+            f"({share} of all programs have at most 2 nodes: a constant, or one operation on constants).")
+
+
 def to_html(data: dict, figs: dict) -> str:
     env = data["environment"]
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>goi soundness report</title>"
@@ -95,7 +124,7 @@ def to_html(data: dict, figs: dict) -> str:
              "<h1>Soundness report: the abductive calculus' machine</h1>",
              f"<p class=\"summary\" id=\"summary\">{_e(summary_line(data))}</p>"]
     parts.append('<section id="environment"><h2>Environment</h2>')
-    parts.append(_table(["setting", "value"], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in env.items()]))
+    parts.append(_table(["setting", "value"], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in shown_environment(env).items()]))
     parts.append("</section>")
 
     parts.append('<section id="properties"><h2>Properties</h2>')
@@ -134,6 +163,10 @@ def to_html(data: dict, figs: dict) -> str:
     parts.append("</div>")
     rows = [[_e(c), f"{100 * v:.1f}%"] for c, v in progs["constructs"].items()]
     parts.append(_table(["construct", "share of programs"], rows, numeric=(1,)))
+    if progs.get("sample"):
+        parts.append(f"<p>{_e(sample_caption(progs))}</p>")
+        rows = [[_e(x["property"] or ""), x["size"], f"<code>{_e(x['program'])}</code>"] for x in progs["sample"]]
+        parts.append(_table(["property", "size", "program"], rows, numeric=(1,)))
     parts.append("</section>")
 
     parts.append('<section id="counterexamples"><h2>Counterexamples</h2>')
@@ -151,7 +184,7 @@ def to_html(data: dict, figs: dict) -> str:
             parts.append(f"<p>Observed: {_e(ex.get('status'))}, value {_e(ex.get('value'))} after "
                          f"{_e(ex.get('transitions'))} transitions.</p>")
         if ex.get("trace"):
-            rows = [[s["number"], f"<code>{_e(s['rule'])}</code>", f"<code>{_e(s['line'])}</code>"] for s in ex["trace"]]
+            rows = [[s["number"], f"<code>{_e(s['rule'])}</code>", f"<code>{_e(state_of(s))}</code>"] for s in ex["trace"]]
             parts.append("<p>The trace before the failure:</p>" + _table(["step", "rule", "state after it"], rows, (0,)))
         parts.append('<div class="graphs">')
         for when in ("before", "after"):
@@ -187,7 +220,7 @@ def to_markdown(data: dict, figs: dict) -> str:
 
     env = data["environment"]
     out = ["# Soundness report: the abductive calculus' machine", "", summary_line(data), "", "## Environment", "",
-           _md_table(["setting", "value"], [[k, f"`{v}`"] for k, v in env.items()]), "", "## Properties", "",
+           _md_table(["setting", "value"], [[k, f"`{v}`"] for k, v in shown_environment(env).items()]), "", "## Properties", "",
            _md_table(["property", "status", "runs", "seconds", "runs/s"],
                      [[p["name"], p["status"], p["runs"], f"{p['seconds']:.2f}", p["runs_per_second"] or 0]
                       for p in data["properties"]]), "", "## Invariant checks", "",
@@ -206,8 +239,12 @@ def to_markdown(data: dict, figs: dict) -> str:
         if name in figs:
             out.append(f"![{caption}]({name})")
     out += ["", _md_table(["construct", "share of programs"],
-                          [[c, f"{100 * v:.1f}%"] for c, v in data["programs"]["constructs"].items()]), "",
-            "## Counterexamples", ""]
+                          [[c, f"{100 * v:.1f}%"] for c, v in data["programs"]["constructs"].items()]), ""]
+    if data["programs"].get("sample"):
+        out += [sample_caption(data["programs"]), "",
+                _md_table(["property", "size", "program"],
+                          [[x["property"] or "", x["size"], f"`{x['program']}`"] for x in data["programs"]["sample"]]), ""]
+    out += ["## Counterexamples", ""]
     if not data["counterexamples"]:
         out.append("None: every property held on every generated program.")
     for i, c in enumerate(data["counterexamples"], 1):

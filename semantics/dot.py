@@ -68,9 +68,15 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
     return "\n".join(dot_lines(graph, machine, title)) + "\n"
 
 
+FONT = "DejaVu Sans"
+
+
 def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
     """The DOT text line by line (for writing a large graph without holding its text)."""
-    yield from ["digraph goi {", "  rankdir=BT;", '  node [fontname="DejaVu Sans" fontsize=11];', '  edge [fontname="DejaVu Sans" fontsize=8];']
+    # one font for every label, the graph's and the boxes' too: DejaVu Sans has every glyph the
+    # labels use (¡ ¿ ℓ λ ★ □), which a default font such as Times may lack
+    yield from ["digraph goi {", "  rankdir=BT;", f'  graph [fontname="{FONT}"];', f'  node [fontname="{FONT}" fontsize=11];',
+                f'  edge [fontname="{FONT}" fontsize=8];']
     caption = [title] if title else []
     token_link = None
     if machine is not None:

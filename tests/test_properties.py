@@ -14,6 +14,7 @@ from goi.properties import suite
 from goi.generators.graphs import split_graphs
 from goi.generators.typed import contexts, pairs, programs, terms
 from goi.properties.profiles import current
+from goi.semantics.gc import Collector
 from goi.semantics.machine import Machine
 from goi.semantics.rules import load_all
 from goi.semantics.translate import translate
@@ -83,7 +84,8 @@ def test_contexts_plugged_with_a_term_of_the_hole_type_are_programs(ctx, t):
 # ---- rule coverage ----------------------------------------------------------------------
 
 def test_every_rule_fires_under_this_profile(request):
-    """Each transition rule of the catalogue fires at least once on generated inputs.
+    """Each rule of the catalogue — the machine's transitions and the collector's — fires at
+    least once on generated inputs.
 
     Derandomised: a fixed set of examples per profile (it changes, and is re-verified, when
     the generators change), so that coverage does not depend on the luck of a seed.
@@ -98,22 +100,40 @@ def test_every_rule_fires_under_this_profile(request):
         outcome = Machine(translate(typecheck(term))).run(CONFIG.max_steps)
         counts.update(outcome.counts)
         runs["programs"] += 1
+        collected = goi.run(term, gc=True, max_steps=CONFIG.max_steps)  # the collector's rules (gc.*) too
+        counts.update(collected.gc or {})
 
     @settings(max_examples=CONFIG.examples, **fixed)
     @given(split_graphs(max_depth=DEPTH))
     def on_split_graphs(case):
+        copy, _nodes, _links = case[2].clone()  # the machine rewrites its graph in place
         outcome = Machine(case[2]).run(CONFIG.max_steps)
         counts.update(outcome.counts)
         runs["split graphs"] += 1
+        machine = Machine(copy)  # and with the collector, whose rules fire on split contractions
+        collector = Collector(machine)
+        machine.run(CONFIG.max_steps)
+        counts.update(collector.counts)
 
     on_programs()
     on_split_graphs()
-    rules = sorted(r for r, rule in load_all().items() if rule.kind != "gc")
+    rules = sorted(load_all())  # every rule of the catalogue, the collector's included
     summary = {"runs": dict(runs), "transitions": {r: counts[r] for r in rules}, "never_fired": [r for r in rules if not counts[r]]}
     cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
     if cache is not None:
         cache.set("goi/rule-coverage", summary)  # .pytest_cache/v/goi/rule-coverage
-    assert summary["never_fired"] == [], f"rules never exercised: {summary['never_fired']}"
+    assert summary["never_fired"] == sorted(NOT_REACHED_BY_GENERATORS), (
+        f"rules never exercised: {summary['never_fired']} (known unreached: {sorted(NOT_REACHED_BY_GENERATORS)}; "
+        "a rule that now fires leaves this list)")
+
+
+# Rules that generated programs never make fire, each with why, and each exercised by a test of
+# its own instead. Kept exact: a rule that starts firing must leave the list (the test fails).
+NOT_REACHED_BY_GENERATORS = {
+    "gc.con0": "a C_0 only enters a contraction when a box is discarded with a ?-door into an uneliminated "
+               "contraction; under call-by-value a box is discarded after its ?-phase, which eliminated them "
+               "(none in 1500 depth-6 programs with split contractions); tests/test_rules.py builds one by hand",
+}
 
 
 def _binders(term):

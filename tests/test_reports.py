@@ -58,6 +58,22 @@ def test_a_ci_report_has_its_three_files_and_valid_json(ci_report):
 
     assert data["coverage"]["runs"] > 0 and [r["id"] for r in data["coverage"]["rules"]] == rules()
     assert data["programs"]["runs"] == len(data["programs"]["size"]) > 0
+    # every rule of the catalogue is in the table, the collector's too, and "never fired" is said of the table
+    from goi.semantics.rules import load_all
+
+    table = {r["id"]: r for r in data["coverage"]["rules"]}
+    assert set(table) == set(load_all()) and {"gc.box", "gc.con0", "gc.pcon0"} <= set(table)
+    assert table["gc.box"]["transitions"] > 0  # the gc property runs the collector
+    assert data["coverage"]["never_fired"] == sorted(r for r, x in table.items() if not x["transitions"])
+    html = (ci_report / "index.html").read_text(encoding="utf-8")
+    summary = re.search(r'id="summary">([^<]*)<', html).group(1)
+    assert f"{len(data['coverage']['never_fired'])} rules never fired" in summary
+    # the environment has no blank cells; a sample of the programs is shown, as text
+    assert "<td><code></code></td>" not in html and "<code>None</code>" not in html
+    assert "none given (derandomised" in html
+    sample = data["programs"]["sample"]
+    assert sample and {x["property"] for x in sample} >= {"soundness", "gc"}
+    assert all(x["program"] in html.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&") for x in sample[:3])
 
 
 def test_the_html_is_self_contained(ci_report):
@@ -102,6 +118,28 @@ def test_a_broken_machine_gives_a_counterexample_with_its_graphs(broken_report, 
     assert html.count("<svg") >= 6 and "the graph before the failing transition" in html
     dom, console, _shot = browser(out / "index.html", tmp_path)
     assert console == "" and "Violated invariant" in dom
+    # the trace table: step and rule in their columns, the state alone in the last
+    table = html.split("The trace before the failure:", 1)[1].split("</table>", 1)[0]
+    for number, rule, state in re.findall(r"<tr><td[^>]*>(\d+)</td><td><code>([^<]*)</code></td><td><code>([^<]*)</code>", table):
+        assert not state.lstrip().startswith(number) and rule not in state.split("ℓ")[0], state
+
+
+def test_the_graph_pictures_use_a_font_with_every_glyph_they_show(broken_report):
+    """¡ ¿ ℓ λ ★ □ are drawn in a font that has them (a default font such as Times lacked ¡,
+    which came out as "i"): every text element names DejaVu Sans, which fontconfig says has
+    each character the labels use."""
+    import shutil
+    import subprocess
+
+    out, _data = broken_report
+    svg = (out / "counterexample-1-before.svg").read_text(encoding="utf-8")
+    families = set(re.findall(r'<text[^>]*font-family="([^"]*)"', svg))
+    assert families == {"DejaVu Sans"}, families
+    if shutil.which("fc-list") is None:
+        pytest.skip("fontconfig's fc-list is missing: the font's glyphs cannot be asked")
+    for char in "¡¿ℓλ★□":
+        having = subprocess.run(["fc-list", f":charset={ord(char):x}", "family"], capture_output=True, text=True).stdout
+        assert "DejaVu Sans" in having, f"no installed DejaVu Sans has {char}"
 
 
 def test_the_markdown_names_the_violated_invariant(broken_report):

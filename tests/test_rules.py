@@ -574,3 +574,27 @@ def test_the_comparison_itself_can_fail():
     b1.root(F, (b1.const(1), 0))
     b2.root(F, (b2.const(2), 0))
     assert difference(b1.g, b2.g) is not None
+
+
+def test_gc_con0_drops_a_weakening_that_enters_a_contraction():
+    """≻1 (gc.con0), on a graph built by hand: the generators never reach it (a box is only
+    discarded after its ?-phase, which has eliminated the contractions its doors reach; see
+    test_every_rule_fires_under_this_profile). D → C_2 ← C_0, C_2 under a box holding 5."""
+    from goi.semantics.gc import Collector
+
+    b = B()
+    box, bang = b.box()
+    const = b.const(5, box)
+    b.link(G.plain(F), src=(bang, 0), dst=(const, 0))
+    con = b.node(G.CON, None, 2, 1)
+    b.link(G.bang(F), src=(con, 0), dst=(bang, 0))
+    der = b.node(G.DER, None, 1, 1)
+    b.link(G.bang(F), src=(der, 0), dst=(con, 0))
+    weak = b.node(G.CON, None, 0, 1)
+    b.link(G.bang(F), src=(weak, 0), dst=(con, 1))
+    root = b.root(F, (der, 0))
+    m = b.machine(root)
+    collector = Collector(m)
+    collector.collect()
+    assert collector.counts == {"gc.con0": 1}
+    assert weak not in b.g.nodes and len(con.ins) == 1 and con.ins[0].src is der

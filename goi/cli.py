@@ -374,10 +374,10 @@ def cmd_run(args, source: str) -> int:
             result = execution.run(args.max_steps, trace)
     else:
         result = execution.run(args.max_steps, trace)
-    if dump is not None:
-        if result.status == "violation":
-            dump(f"{machine.steps:06d}-violation.dot", f"invariant violated at step {machine.steps}")
-        dump("999999-final.dot", f"{result.status} graph")
+    if dump is not None:  # the last picture is named by its step and the run's outcome: 000097-final.dot, 000100-budget.dot
+        title = f"invariant violated at step {machine.steps}" if result.status == "violation" else \
+            f"{result.status} graph (step {machine.steps})"
+        dump(f"{machine.steps:06d}-{result.status}.dot", title)
     if args.json:
         payload = run_payload(result, args, [c.name for c in execution.monitor.checks] if execution.monitor else [])
         if dump is not None:

@@ -247,7 +247,8 @@ class Row:
         }
 
 
-HEADER = f"{'law':<18} {'expected':<8} {'verdict':<9} {'tried':>6} {'proven':>6} {'unknown':>7} {'time':>7}  counterexample"
+LAW_WIDTH = max(len(name) for name in LAWS)  # the widest law name sets the column, so every row lines up
+HEADER = f"{'law':<{LAW_WIDTH}} {'expected':<8} {'verdict':<9} {'tried':>6} {'proven':>6} {'unknown':>7} {'time':>7}  counterexample"
 
 
 def format_row(r: Row) -> str:
@@ -257,7 +258,7 @@ def format_row(r: Row) -> str:
         example = f"{c['left']}  vs  {c['right']}" + (f"  in  {c['context']}" if c.get("context") else "")
         example += f"  ({c['verdict']}" + (f", q⃗ = ({', '.join(c['witness'])})" if c.get("witness") else "") + ")"
     flag = " !" if r.surprising else ""
-    return (f"{r.law:<18} {r.expected:<8} {r.verdict + flag:<9} {r.instances:>6} {r.proven:>6} {r.unknown:>7} "
+    return (f"{r.law:<{LAW_WIDTH}} {r.expected:<8} {r.verdict + flag:<9} {r.instances:>6} {r.proven:>6} {r.unknown:>7} "
             f"{r.seconds:6.1f}s  {example}")
 
 

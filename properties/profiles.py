@@ -13,7 +13,8 @@ when it detects a CI environment: CI gives the same verdict on every run, and ra
 belongs to `dev` and `deep`, whose failures are kept in the example database and replayed
 first.
 
-The project's own knobs (term depth, check mode, determinism orders) are a `Config` per
+Plain `pytest` (no profile chosen, in CI or not) runs `ci`: the README's test command and
+CI's are one. The project's own knobs (term depth, check mode, determinism orders) are a `Config` per
 profile name: `config(name)` raises UnknownProfile for a name that has none (register one
 with `register_config`). Hypothesis' `default` profile (nothing chosen, not in CI) has the
 `dev` configuration.
@@ -117,7 +118,9 @@ def current() -> Config:
 def load_selected(environ=os.environ) -> str:
     """For test runners: load the profile named by HYPOTHESIS_PROFILE if set; otherwise keep
     what Hypothesis loaded by itself (its `ci` in a CI environment) and, where that is
-    Hypothesis' `default` (nothing chosen), load `dev`. Returns the loaded profile's name.
+    Hypothesis' `default` (nothing chosen), load `ci` too: plain `pytest` is what CI runs,
+    derandomised, the same verdict on every run; `dev` and `deep` are one flag away.
+    Returns the loaded profile's name.
     `--hypothesis-profile` (Hypothesis' pytest option) is applied by Hypothesis after this
     and wins over both."""
     register()
@@ -126,5 +129,5 @@ def load_selected(environ=os.environ) -> str:
         config(name)  # a clear error for a name goi does not know
         settings.load_profile(name)
     elif settings.get_current_profile_name() == "default":
-        settings.load_profile("dev")
+        settings.load_profile("ci")
     return settings.get_current_profile_name()

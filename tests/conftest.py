@@ -1,5 +1,5 @@
-"""Profiles: `pytest --hypothesis-profile=NAME`, or HYPOTHESIS_PROFILE=NAME, or nothing (dev;
-Hypothesis' own CI detection gives ci). See properties/profiles.py (goi.properties.profiles)."""
+"""Profiles: `pytest --hypothesis-profile=NAME`, or HYPOTHESIS_PROFILE=NAME, or nothing: ci,
+derandomised (plain `pytest` is what CI runs). See properties/profiles.py (goi.properties.profiles)."""
 
 import pytest
 
@@ -65,7 +65,7 @@ def pytest_sessionfinish(session, exitstatus):
     from goi.reports.collect import environment
 
     worker = getattr(session.config, "workerinput", {}).get("workerid")
-    profile = os.environ.get("HYPOTHESIS_PROFILE") or session.config.getoption("--hypothesis-profile", None) or "dev"
+    profile = os.environ.get("HYPOTHESIS_PROFILE") or session.config.getoption("--hypothesis-profile", None) or "ci"
     data = build(_PROPERTY_RUNS, environment(profile, None, current().examples))
     if worker is not None:  # pytest-xdist: each worker writes its share; `goi report --from …` merges them
         out = os.path.join(out, worker)

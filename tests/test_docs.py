@@ -119,3 +119,11 @@ def test_no_doc_points_outside_the_repository():
     sections = set(re.findall(r"^## (\d+)\.", rec, re.M))
     cited = set(re.findall(r"\[Rec §(\d+)\]", (ROOT / "docs/RULES.md").read_text(encoding="utf-8")))
     assert cited and cited <= sections, cited - sections
+
+
+def test_the_reports_doc_counts_the_properties_there_are():
+    from goi.properties import driver
+
+    text = (ROOT / "docs/REPORTS.md").read_text(encoding="utf-8")
+    counts = re.findall(r"a `ci` report \((\d+) properties", text)
+    assert counts and all(int(n) == len(driver.NAMES) for n in counts), (counts, len(driver.NAMES))

@@ -281,3 +281,19 @@ def test_oracle_command_text_and_usage_errors(capsys):
     assert main(["oracle"]) == exitcodes.USAGE
     code = main(["oracle", "--impl", "/nonexistent/impl", "--no-database", "--no-corpus", "--max-programs", "3"])
     assert code == exitcodes.NOT_EQUIVALENT and "cannot start" in capsys.readouterr().out
+
+
+def test_a_crash_on_an_ill_typed_program_refuses_it():
+    """Only a value accepts an ill-typed program: the mock that crashes on `-` agrees on the
+    ill-typed programs it crashes on, and what it is blamed for is a well-typed one."""
+    from goi.cli_oracle import summary_lines
+
+    report = run("crash_on_subtraction", ill_typed=True)
+    assert report.counts[ACCEPTS_INVALID] == 0 and set(report.shrunk) == {IMPL_ERROR}
+    assert report.shrunk[IMPL_ERROR].case.text == "0 - 0"
+    ill = [c for c in report.cases if isinstance(c.expected, str) and c.expected.startswith("ill-typed")]
+    assert ill and all(c.klass == AGREE for c in ill)
+    assert any(c.answer.kind == "crash" for c in ill)  # crashes among them, refusals all the same
+    accepted = run("accept_ill_typed", ill_typed=True)
+    text = "\n".join(summary_lines(accepted))
+    assert "expected: a rejection (ill-typed: " in text and "(0 transitions: )" not in text

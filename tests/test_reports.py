@@ -188,8 +188,8 @@ def test_conjecture_oracle_and_equivalence_results_get_their_own_sections(ci_rep
     inputs = {
         "conjectures": ["conjectures", "distinct-left", "plus-commutes"],
         "equiv": ["equiv", "-e", "{1} * {1}", "-e", "{1} + {1}"],
-        "oracle": ["oracle", "--impl", f"{sys.executable} {Path(__file__).parent / 'oracle_mocks/crash_on_subtraction.py'}",
-                   "--no-corpus", "--no-database", "--max-programs", "20", "--jobs", "2"],
+        "oracle": ["oracle", "--impl", f"{sys.executable} {Path(__file__).parent / 'oracle_mocks/crash_on_subtraction.py'} --lines",
+                   "--protocol", "lines", "--no-corpus", "--no-database", "--max-programs", "20", "--jobs", "2"],
     }
     files = []
     for name, argv in inputs.items():
@@ -201,6 +201,7 @@ def test_conjecture_oracle_and_equivalence_results_get_their_own_sections(ci_rep
     assert main(["report", "--from", str(ci_report / "report.json"), *files, "--out", str(out)]) == exitcodes.OK
     html = (out / "index.html").read_text(encoding="utf-8")
     assert 'id="conjectures"' in html and 'id="equivalence"' in html and "distinct-left" in html and "q0 * q1" in html
+    assert "<td>program 0</td><td>{1} * {1}</td>" in html and "<td>program 1</td><td>{1} + {1}</td>" in html
     assert 'id="oracle"' in html and "shrunk implementation-error" in html and "0 - 0" in html
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Equivalence laws and conjectures" in md and "## Program equivalence" in md

@@ -33,6 +33,27 @@ def fragments(text: str) -> frozenset:
     return names
 
 
+def printer(text: str):
+    """`--printer module:function`: a Python function from our surface term to program text
+    (the module is imported from the current directory or the path)."""
+    import importlib
+
+    module_name, sep, function = text.partition(":")
+    if not sep or not module_name or not function:
+        raise argparse.ArgumentTypeError(f"{text!r} is not module:function (for example myprinter:show)")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module: any error in it is theirs, reported as usage
+        raise argparse.ArgumentTypeError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    found = getattr(module, function, None)
+    if not callable(found):
+        raise argparse.ArgumentTypeError(f"{module_name} has no function {function}")
+    found.spec = text  # type: ignore[attr-defined]
+    return found
+
+
 def tolerance(text: str) -> Fraction:
     try:
         value = Fraction(text)
@@ -63,6 +84,7 @@ def cmd_oracle(args, _source) -> int:
         max_programs=args.max_programs or programs, max_depth=depth, seed=args.seed, jobs=args.jobs,
         protocol=args.protocol, startup_timeout=args.startup_timeout,
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
+        parenthesize=args.parenthesize, printer=args.printer,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:
@@ -75,18 +97,27 @@ def cmd_oracle(args, _source) -> int:
     if not args.json:
         say(f"oracle: {' '.join(command)} ({args.notation} notation"
             + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
+    oracle = Oracle(config, progress)
     try:
-        report = Oracle(config, progress).run()
+        report = oracle.run()
     finally:
         PROGRESS.quiet = False
-    payload = report_json(report, lambda klass, text: replay_command(args, klass, text))
+
+    def replay_for(klass: str, text: str) -> str:
+        if text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
+            from .semantics.pretty import pretty
+
+            return replay_command(args, klass, pretty(oracle.terms[text]), from_file=False)
+        return replay_command(args, klass, text)
+
+    payload = report_json(report, replay_for)
     payload["schema"] = schema("oracle")
     if args.out:
         write_out(args.out, report)
     if args.json:
         write_json(payload)
     else:
-        for line in summary_lines(report, lambda klass, text: replay_command(args, klass, text)):
+        for line in summary_lines(report, replay_for):
             say(line)
     return exitcodes.NOT_EQUIVALENT if report.failures else exitcodes.OK
 
@@ -98,10 +129,17 @@ def replay(args, config) -> int:
     from .properties.oracle import AGREE, Oracle
 
     text = (read_text(args.replay_program, MAX_INPUT_BYTES) if args.replay_program is not None
-            else read_file(args.replay, MAX_INPUT_BYTES)[0])
+            else read_file(args.replay, MAX_INPUT_BYTES)[0]).strip()
     oracle = Oracle(config)
+    if config.printer is not None:  # the program in the paper's notation: the printer writes what is sent
+        from . import api
+
+        printed = oracle.text_of(api.check(text).surface)
+        if printed is None:
+            raise UsageError("--printer cannot write this program")
+        text = printed
     try:
-        case = oracle.classify(text.strip())
+        case = oracle.classify(text)
     finally:
         oracle.close()
     assert case is not None
@@ -114,13 +152,18 @@ def replay(args, config) -> int:
     return exitcodes.OK if case.klass == AGREE else exitcodes.NOT_EQUIVALENT
 
 
-def replay_command(args, klass: str, text: str) -> str:
-    """The one-line command that replays a shrunk failure: its program file under --out, else its text."""
+def replay_command(args, klass: str, text: str, from_file: bool = True) -> str:
+    """The one-line command that replays a shrunk failure: its program file under --out, else its text
+    (with --printer, always the text in the paper's notation, which the printer prints again)."""
     words = ["goi", "oracle", "--impl", args.impl]
     if args.protocol != "oneshot":
         words += ["--protocol", args.protocol]
     if args.notation != "paper":
         words += ["--notation", args.notation]
+    if args.parenthesize != "minimal":
+        words += ["--parenthesize", args.parenthesize]
+    if args.printer is not None:
+        words += ["--printer", args.printer.spec]
     if args.tolerance is not None:
         words += ["--tolerance", str(args.tolerance)]
     if args.division != "total":
@@ -130,7 +173,7 @@ def replay_command(args, klass: str, text: str) -> str:
     words += ["--timeout", f"{args.timeout:g}"]
     if args.memory_mb is not None:
         words += ["--memory-mb", str(args.memory_mb)]
-    words += ["--replay", os.path.join(args.out, klass + ".goi")] if args.out else ["--replay-program", text]
+    words += ["--replay", os.path.join(args.out, klass + ".goi")] if args.out and from_file else ["--replay-program", text]
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -139,6 +182,8 @@ def report_json(report, replay_for=None) -> dict:
     return {
         "implementation": c.command,
         "notation": c.notation,
+        "parenthesize": c.parenthesize,
+        "printer": getattr(c.printer, "spec", None) if c.printer is not None else None,
         "fragments": sorted(c.all_fragments),
         "tolerance": None if c.tolerance is None else str(c.tolerance),
         "division": c.division,
@@ -259,6 +304,10 @@ def add_parser(sub) -> None:
     p.add_argument("--impl", required=True, metavar="'CMD …'",
                    help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")
     p.add_argument("--notation", choices=["paper", "visualiser"], default="paper", help="how programs are printed for it")
+    p.add_argument("--parenthesize", choices=["minimal", "all"], default="minimal",
+                   help="all: every non-atomic operand, argument and body in parentheses (default minimal)")
+    p.add_argument("--printer", type=printer, metavar="MODULE:FUNCTION",
+                   help="your own printer: a Python function from goi's surface term to program text (docs/ORACLE.md)")
     p.add_argument("--fragment", type=fragments, action="append", metavar="F,…",
                    help="what it lacks: " + ", ".join(FRAGMENTS))
     p.add_argument("--tolerance", type=tolerance, metavar="REL",

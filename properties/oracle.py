@@ -62,7 +62,7 @@ FRAGMENTS = {
     "no-annotations": "no type annotations and no decoupling names",
     "no-decoupling": "no decoupling at all",
 }
-NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-iterated", "no-decoupling-values", "no-annotations"}}
+NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-iterated", "no-annotations"}}
 
 def corpus_files() -> list:
     """The example programs (tests/programs/, installed as the data package goi.corpus), as
@@ -100,6 +100,8 @@ class OracleConfig:
     shrink_seconds: Optional[float] = None  # seconds per class while shrinking (None: no bound)
     corpus: bool = True
     database: Optional[str] = ".hypothesis/oracle"  # None: no example database
+    parenthesize: str = "minimal"  # or "all": every non-atomic operand, argument and body in parentheses
+    printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
 
     @property
     def all_fragments(self) -> frozenset:
@@ -245,29 +247,58 @@ class Oracle:
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
                              decoupling="no-decoupling" not in fr)
         self.annotations = "no-annotations" not in fr
+        self.terms: dict[str, S.Term] = {}  # with the user's printer: each text's term (our parser may not read it)
+        self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
 
     # ---- one program -------------------------------------------------------------------
     def text_of(self, term: S.Term) -> Optional[str]:
         """The program in the target's notation; None if it cannot be written there or our
         own front end does not accept what was written (annotations dropped)."""
+        c = self.config
         try:
             judgement = api.judge(term)
         except GoiError:
-            if not self.config.ill_typed:
+            judgement = None
+            if not c.ill_typed:
                 return None
-            try:  # an ill-typed program (--ill-typed): written as it is
-                return render_term(term, self.config.notation, self.annotations)
-            except (Inexpressible, ValueError):
-                return None
+        if c.printer is not None:
+            return self._printed(term)
         try:
-            return render(judgement, self.config.notation, self.annotations)
+            if judgement is None:  # an ill-typed program (--ill-typed): written as it is
+                return render_term(term, c.notation, self.annotations, parenthesize=c.parenthesize)
+            return render(judgement, c.notation, self.annotations, c.parenthesize)
         except (Inexpressible, ValueError):
             return None
 
+    def _printed(self, term: S.Term) -> Optional[str]:
+        """The user's printer (--printer): its text, remembered with the term, since our own
+        parser need not read it; Inexpressible (or ValueError) from it skips the program."""
+        try:
+            text = self.config.printer(term)
+        except (Inexpressible, ValueError):
+            return None
+        if not isinstance(text, str):
+            raise TypeError(f"the printer returned {type(text).__name__}, not the program's text")
+        self.terms[text] = term
+        return text
+
+    def _term(self, text: str):
+        """The term a text stands for: the printed one (the user's printer), else our parse."""
+        from goi.semantics.parser import parse
+
+        return self.terms[text] if text in self.terms else parse(text)
+
     def expected(self, text: str) -> tuple[object, int, dict, bool]:
         """Our outcome on the text: (value or "undefined", transitions, rules, well_typed)."""
+        started = time.perf_counter()
         try:
-            judgement = api.check(text)
+            return self._expected(text)
+        finally:
+            self.seconds["ours"] += time.perf_counter() - started
+
+    def _expected(self, text: str) -> tuple[object, int, dict, bool]:
+        try:
+            judgement = api.judge(self.terms[text]) if text in self.terms else api.check(text)
         except GoiError as exc:
             return f"ill-typed: {exc.message}", 0, {}, False
         result = api.run(judgement, division=self.config.division)
@@ -293,6 +324,13 @@ class Oracle:
         return case
 
     def _call(self, text: str) -> Answer:
+        started = time.perf_counter()
+        try:
+            return self._call_implementation(text)
+        finally:
+            self.seconds["implementation"] += time.perf_counter() - started
+
+    def _call_implementation(self, text: str) -> Answer:
         self.calls += 1
         c = self.config
         if c.protocol == "oneshot":
@@ -442,10 +480,8 @@ class Oracle:
     def reduce(self, case: Case) -> tuple[Case, bool]:
         """The failing program reduced structurally (properties/reduce.py) while its class stays:
         (the smallest case, whether it is 1-minimal)."""
-        from goi.semantics.parser import parse
-
         try:
-            term = parse(case.text)
+            term = self._term(case.text)
         except GoiError:
             return case, False
 

@@ -1,12 +1,13 @@
 """Printing a program in another implementation's notation (oracle mode, docs/ORACLE.md).
 
 - `paper`: the paper's notation (semantics.pretty), with or without type annotations.
-- `visualiser`: the authors' on-line visualiser's: no types, `let (f, p) = abs t in u` for
-  decoupling, the vector operations written `⊞ ⊠ ⊡` (resolved by type: the paper's
-  overloaded `+` and `*` on vectors become `⊞` and `⊠`), identifiers of letters only
-  (every other name is renamed, injectively). A decoupling value `A(f,x). t` and the
-  iterated operations have no visualiser notation: printing one raises Inexpressible
-  (generate without them: goi.generators.typed's `decoupling_values`, `iterated`).
+- `visualiser`: the authors' on-line visualiser's, as its parser reads it (_Visualiser): no
+  types, `let (f, p) = abs t in u` and `A(f, p). t` for decoupling, the vector operations
+  written `⊞ ⊠ ⊡` (resolved by type: the paper's overloaded `+` and `*` on vectors become `⊞`
+  and `⊠`), atoms as operands and arguments, no negative numbers (`(0 - n)`), identifiers
+  `[a-z'][A-Za-z'_]*` (every other name is renamed, injectively). The iterated operations
+  and negative provisional constants have no visualiser notation: printing one raises
+  Inexpressible (the oracle counts such programs and does not send them).
 
 Our own parser reads both notations, so what is printed can be run on our machine as it
 is: the oracle's expected value is always that of the very text the other implementation
@@ -15,15 +16,16 @@ receives.
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Optional
 
 from . import syntax as S
-from .pretty import APPLICATION, ATOM, BINDER, MULTIPLICATIVE, ADDITIVE, decimal, pretty
+from .pretty import ATOM, BINDER, decimal, pretty
+from .types import show_type
 from .typecheck import Judgement
 
 NOTATIONS = ("paper", "visualiser")
-KEYWORDS = {"let", "in", "abs", "dot"}
 
 
 class Inexpressible(ValueError):
@@ -49,22 +51,30 @@ def strip_annotations(t: S.Term) -> S.Term:
     raise TypeError(f"not a term: {t!r}")
 
 
-def render(judgement: Judgement, notation: str = "paper", annotations: bool = True) -> str:
+def render(judgement: Judgement, notation: str = "paper", annotations: bool = True, parenthesize: str = "minimal") -> str:
     """The judgement's program as text in `notation`."""
     term = judgement.surface
     if term is None:
         raise ValueError("the judgement keeps no surface term")
-    return render_term(term, notation, annotations, judgement.operators)
+    return render_term(term, notation, annotations, judgement.operators, parenthesize)
 
 
-def render_term(term: S.Term, notation: str = "paper", annotations: bool = True, operators: Optional[dict] = None) -> str:
+PARENTHESIZE = ("minimal", "all")
+
+
+def render_term(term: S.Term, notation: str = "paper", annotations: bool = True, operators: Optional[dict] = None,
+                parenthesize: str = "minimal") -> str:
     """A term as text in `notation`. The visualiser's vector operators are chosen by type
     (`operators`: a judgement's); without them (an ill-typed program, which has no types)
-    each operator is written as it was in the term, `•` as `⊡`."""
+    each operator is written as it was in the term, `•` as `⊡`. `parenthesize="all"` puts
+    every non-atomic operand, argument, body and bound term in parentheses."""
+    if parenthesize not in PARENTHESIZE:
+        raise ValueError(f"unknown parenthesization {parenthesize!r} ({', '.join(PARENTHESIZE)})")
     if notation == "paper":
-        return pretty(term if annotations else strip_annotations(term))
+        term = term if annotations else strip_annotations(term)
+        return _Parenthesised().show(term) if parenthesize == "all" else pretty(term)
     if notation == "visualiser":
-        return _Visualiser(operators).show(term, BINDER)
+        return _Visualiser(operators, everything=parenthesize == "all").show(term, BINDER)
     raise ValueError(f"unknown notation {notation!r} ({', '.join(NOTATIONS)})")
 
 
@@ -83,21 +93,33 @@ VISUALISER_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "vadd": 
 SURFACE_OPERATORS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "⊞": "vadd", "⊠": "smul", "•": "dot"}
 
 
+IDENTIFIER = re.compile(r"[a-z'][A-Za-z'_]*")
+VISUALISER_RESERVED = {"let", "in", "abs", "fold", "rec", "if", "then", "else", "true", "false", "dot", "A"}
+
+
 class _Visualiser:
-    def __init__(self, operators: Optional[dict]):
+    """The visualiser's notation as its parser reads it (docs/ORACLE.md, Notations): the
+    operands of an operator, an application's function and argument and abs's model are
+    atoms (a name, an unsigned number, {n}, or a parenthesised term); numbers are unsigned
+    decimals, a negative definitive constant is written (0 - n) and a negative provisional
+    constant cannot be written; names are [a-z'][A-Za-z'_]* and no reserved word.
+    `everything`: also parenthesise every non-atomic body and bound term."""
+
+    def __init__(self, operators: Optional[dict], everything: bool = False):
         self.operators = operators
+        self.everything = everything
         self.names: dict[str, str] = {}
         self.used: set[str] = set()
         self.counter = 0
 
     def name(self, x: str) -> str:
         if x not in self.names:
-            if x.isascii() and x.isalpha() and x not in KEYWORDS and x not in self.used:
+            if IDENTIFIER.fullmatch(x) and x not in VISUALISER_RESERVED and x not in self.used:
                 new = x
             else:
-                stem = "".join(c for c in x if c.isascii() and c.isalpha()) or "v"
+                stem = "".join(c for c in x if c.isascii() and c.isalpha()).lower() or "v"
                 new = stem + _letters(self.counter)
-                while new in self.used or new in KEYWORDS:
+                while new in self.used or new in VISUALISER_RESERVED:
                     self.counter += 1
                     new = stem + _letters(self.counter)
                 self.counter += 1
@@ -105,35 +127,73 @@ class _Visualiser:
             self.used.add(new)
         return self.names[x]
 
+    def body(self, t: S.Term) -> str:
+        return self.show(t, ATOM if self.everything else BINDER)
+
     def show(self, t: S.Term, level: int) -> str:
         if isinstance(t, S.Var):
             return self.name(t.name)
         if isinstance(t, S.Const):
-            return f"(-{decimal(t.value)})" if t.value < 0 else decimal(t.value)
+            return f"(0 - {decimal(t.value)})" if t.value < 0 else decimal(t.value)
         if isinstance(t, S.Prov):
-            return "{" + ("-" if t.value < 0 else "") + decimal(t.value) + "}"
+            if t.value < 0:
+                raise Inexpressible("the visualiser has no negative numbers, and a provisional constant "
+                                    "{-c} has no equivalent there (0 - {c} has the parameter c, not -c)")
+            return "{" + decimal(t.value) + "}"
         if isinstance(t, S.App):
-            text = f"{self.show(t.fun, APPLICATION)} {self.show(t.arg, ATOM)}"
-            return f"({text})" if level > APPLICATION else text
-        if isinstance(t, S.BinOp):
+            text = f"{self.show(t.fun, ATOM)} {self.show(t.arg, ATOM)}"
+        elif isinstance(t, S.BinOp):
             if t.op in S.ITERATED:
                 raise Inexpressible(f"the visualiser has no iterated operation ({t.op})")
             op = self.operators.get(id(t)) if self.operators is not None else SURFACE_OPERATORS.get(t.op)
             if op is None or op == "?":
                 raise Inexpressible(f"the operator {t.op} could not be resolved by type")
-            symbol = VISUALISER_OPERATORS[op]
-            op_level = ADDITIVE if S.OPERATORS[t.op][1] == S.ADDITIVE else MULTIPLICATIVE
-            text = f"{self.show(t.left, op_level)} {symbol} {self.show(t.right, op_level + 1)}"
-            return f"({text})" if level > op_level else text
-        if isinstance(t, S.Lam):
-            text = f"λ{self.name(t.var)}. {self.show(t.body, BINDER)}"
+            text = f"{self.show(t.left, ATOM)} {VISUALISER_OPERATORS[op]} {self.show(t.right, ATOM)}"
+        elif isinstance(t, S.Lam):
+            text = f"λ{self.name(t.var)}. {self.body(t.body)}"
         elif isinstance(t, S.Let):
-            text = f"let {self.name(t.var)} = {self.show(t.bound, BINDER)} in {self.show(t.body, BINDER)}"
+            text = f"let {self.name(t.var)} = {self.body(t.bound)} in {self.body(t.body)}"
         elif isinstance(t, S.LetDecouple):
             f, x = self.name(t.f), self.name(t.x)
-            text = f"let ({f}, {x}) = abs {self.show(t.bound, ATOM)} in {self.show(t.body, BINDER)}"
+            text = f"let ({f}, {x}) = abs {self.show(t.bound, ATOM)} in {self.body(t.body)}"
         elif isinstance(t, S.Decouple):
-            raise Inexpressible("the visualiser has no decoupling value A(f,x). t (only let (f, p) = abs t in u)")
+            f, x = self.name(t.f), self.name(t.x)
+            text = f"A({f}, {x}). {self.body(t.body)}"
         else:
             raise TypeError(f"not a term: {t!r}")
-        return f"({text})" if level > BINDER else text
+        return f"({text})" if level >= ATOM else text
+
+
+class _Parenthesised:
+    """The paper's notation with every operand, argument, body and bound term that is not an
+    atom in parentheses (`--parenthesize all`): no reader's precedence is relied on."""
+
+    def show(self, t: S.Term) -> str:
+        if isinstance(t, (S.Var, S.Const, S.Prov)):
+            return pretty(t)
+        if isinstance(t, S.App):
+            return f"{self.atom(t.fun)} {self.atom(t.arg)}"
+        if isinstance(t, S.BinOp):
+            return f"{self.atom(t.left)} {S.OPERATORS[t.op][0]} {self.atom(t.right)}"
+        if isinstance(t, S.Lam):
+            return f"λ{_annotated(t.var, t.annot)}. {self.atom(t.body)}"
+        if isinstance(t, S.Decouple):
+            name = f"_{t.name}" if t.name else ""
+            annot = f":{show_type(t.annot)}" if t.annot is not None else ""
+            return f"A{name}({t.f},{t.x}){annot}. {self.atom(t.body)}"
+        if isinstance(t, S.Let):
+            head = f"let {t.var}" + (f" : {show_type(t.annot)}" if t.annot is not None else "")
+            return f"{head} = {self.atom(t.bound)} in {self.atom(t.body)}"
+        if isinstance(t, S.LetDecouple):
+            name = f"_{t.name}" if t.name else ""
+            annot = f" : {show_type(t.annot)}" if t.annot is not None else ""
+            return f"let {t.f} @{name} {t.x}{annot} = {self.atom(t.bound)} in {self.atom(t.body)}"
+        raise TypeError(f"not a term: {t!r}")
+
+    def atom(self, t: S.Term) -> str:
+        text = self.show(t)
+        return text if isinstance(t, (S.Var, S.Const, S.Prov)) else f"({text})"
+
+
+def _annotated(var: str, annot) -> str:
+    return var if annot is None else f"{var}:{show_type(annot)}"

@@ -62,7 +62,7 @@ FRAGMENTS = {
     "no-annotations": "no type annotations and no decoupling names",
     "no-decoupling": "no decoupling at all",
 }
-NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-iterated", "no-annotations"}}
+NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
 
 def corpus_files() -> list:
     """The example programs (tests/programs/, installed as the data package goi.corpus), as

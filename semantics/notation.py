@@ -5,9 +5,10 @@
   types, `let (f, p) = abs t in u` and `A(f, p). t` for decoupling, the vector operations
   written `⊞ ⊠ ⊡` (resolved by type: the paper's overloaded `+` and `*` on vectors become `⊞`
   and `⊠`), atoms as operands and arguments, no negative numbers (`(0 - n)`), identifiers
-  `[a-z'][A-Za-z'_]*` (every other name is renamed, injectively). The iterated operations
-  and negative provisional constants have no visualiser notation: printing one raises
-  Inexpressible (the oracle counts such programs and does not send them).
+  `[a-z'][A-Za-z'_]*` (every other name is renamed, injectively); `g +^L v` is its fold
+  `fold (λe. λa. (g e) ⊞ a) v` (and `×^L` with `⊠`), which our parser reads back. Negative
+  provisional constants have no visualiser notation: printing one raises Inexpressible (the
+  oracle counts such programs and does not send them).
 
 Our own parser reads both notations, so what is printed can be run on our machine as it
 is: the oracle's expected value is always that of the very text the other implementation
@@ -127,6 +128,14 @@ class _Visualiser:
             self.used.add(new)
         return self.names[x]
 
+    def fresh(self, stem: str) -> str:
+        """A name of the printer's own (fold's binders), used by nothing printed so far."""
+        new, i = stem, 0
+        while new in self.used or new in VISUALISER_RESERVED:
+            new, i = stem + _letters(i), i + 1
+        self.used.add(new)
+        return new
+
     def body(self, t: S.Term) -> str:
         return self.show(t, ATOM if self.everything else BINDER)
 
@@ -142,9 +151,11 @@ class _Visualiser:
             return "{" + decimal(t.value) + "}"
         if isinstance(t, S.App):
             text = f"{self.show(t.fun, ATOM)} {self.show(t.arg, ATOM)}"
+        elif isinstance(t, S.BinOp) and t.op in S.ITERATED:  # its fold, in the shape our parser reads back
+            e, a = self.fresh("e"), self.fresh("a")
+            combine = "⊞" if t.op == "+^L" else "⊠"
+            text = f"fold (λ{e}. λ{a}. ({self.show(t.left, ATOM)} {e}) {combine} {a}) {self.show(t.right, ATOM)}"
         elif isinstance(t, S.BinOp):
-            if t.op in S.ITERATED:
-                raise Inexpressible(f"the visualiser has no iterated operation ({t.op})")
             op = self.operators.get(id(t)) if self.operators is not None else SURFACE_OPERATORS.get(t.op)
             if op is None or op == "?":
                 raise Inexpressible(f"the operator {t.op} could not be resolved by type")

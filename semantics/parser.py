@@ -80,7 +80,7 @@ _OP_KEYS = {
 # Keywords are reserved everywhere: the contextual lexer alone would read `in`
 # as a variable wherever the keyword cannot stand, and report a confusing error
 # further on. Retyping them here makes the parser reject them where they appear.
-KEYWORDS = {"let": "LET", "in": "IN", "abs": "ABS", "dot": "DOT_WORD"}
+KEYWORDS = {"let": "LET", "in": "IN", "abs": "ABS", "dot": "DOT_WORD", "fold": "FOLD"}
 
 
 def _reserve_keywords(tok: Token) -> Token:
@@ -153,6 +153,23 @@ def _number(tok: Token, negative: bool = False) -> Fraction:
     return -value if negative else value
 
 
+def _iterated_fold(h: S.Term):
+    """(operator, g) when h is λe. λa. (g e) ⊞ a (+^L) or λe. λa. (g e) ⊠ a (*^L), else None."""
+    if not (isinstance(h, S.Lam) and isinstance(h.body, S.Lam) and h.annot is None and h.body.annot is None):
+        return None
+    e, a, body = h.var, h.body.var, h.body.body
+    if e == a or not isinstance(body, S.BinOp) or body.op not in ("⊞", "⊠"):
+        return None
+    if not (isinstance(body.right, S.Var) and body.right.name == a):
+        return None
+    use = body.left
+    if not (isinstance(use, S.App) and isinstance(use.arg, S.Var) and use.arg.name == e):
+        return None
+    if {e, a} & S.free_variables(use.fun):
+        return None
+    return ("+^L" if body.op == "⊞" else "*^L"), use.fun
+
+
 def _lambdas(binders, body: S.Term, pos: S.Pos) -> S.Term:
     for var, annot in reversed(binders):
         body = S.Lam(var, annot, body, pos=pos)
@@ -223,6 +240,20 @@ class _ToAst(Transformer):
     def app(self, children):
         fun, arg = children
         return S.App(_term(fun), _term(arg), pos=_span(fun, arg))
+
+    def fold(self, children):
+        """The visualiser's `fold h v` where it is an iterated operation of the calculus:
+        `fold (λe. λa. (g e) ⊞ a) v` is `g +^L v` and `fold (λe. λa. (g e) ⊠ a) v` is `g ×^L v`
+        (e and a not free in g); its general fold is not in the calculus."""
+        tok, h, v = children
+        iterated = _iterated_fold(_term(h))
+        if iterated is None:
+            pos = _span(tok, v)
+            raise ParseError("goi reads fold h v only as an iterated operation: fold (λe. λa. (g e) ⊞ a) v is g +^L v "
+                             "and fold (λe. λa. (g e) ⊠ a) v is g ×^L v (e and a not free in g); another fold is not "
+                             "in the calculus", pos.line, pos.column)
+        op, g = iterated
+        return S.BinOp(op, g, _term(v), pos=_span(tok, v))
 
     # atoms
     def var(self, children):

@@ -152,7 +152,7 @@ def test_the_recogniser_knows_the_visualisers_grammar(text, readable):
 
 
 @settings(max_examples=300, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
-@given(programs(max_depth=4, iterated=False))
+@given(programs(max_depth=4))
 def test_the_visualiser_notation_is_what_its_parser_reads_and_means_the_same_program(term):
     """Every generated program is either printed as text the visualiser's grammar reads —
     which our parser reads back to the same program — or refused as inexpressible (a
@@ -175,7 +175,7 @@ def test_most_generated_programs_are_expressible_in_the_visualiser_notation():
     counts = Counter()
 
     @settings(max_examples=150, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(programs(max_depth=4, iterated=False))
+    @given(programs(max_depth=4))
     def count(term):
         try:
             render(goi.check(goi.semantics.pretty.pretty(term)), "visualiser")
@@ -200,6 +200,11 @@ def test_visualiser_names_are_letters_only_and_vector_operators_explicit():
     assert text == "let (f, p) = abs (λx. {1} * x) in let qa = p ⊞ (2 ⊠ p) in ((f qa) 1) + (qa ⊡ p)"
     recognise(text)
     assert render(goi.check("(A(f, p). f p) ({1} + (-2))"), "visualiser") == "(A(f, p). f p) ({1} + (0 - 2))"
+    iterated = goi.check("let f @ p = {2} * {3} in ((λe. 10 * e) +^L p) • (p + p)")
+    folded = render(iterated, "visualiser")
+    assert folded == "let (f, p) = abs ({2} * {3}) in (fold (λe. λa. ((λea. 10 ⊠ ea) e) ⊞ a) p) ⊡ (p ⊞ p)"
+    recognise(folded)
+    assert parse(folded).body.left.op == "+^L" and goi.run(folded).value == 126  # read back as the iterated addition
     assert goi.run(text).value == goi.run(judgement).value
 
 

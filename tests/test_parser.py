@@ -109,10 +109,20 @@ def test_identifiers_may_contain_keywords_and_primes():
     assert parse("dotty dot in_x") == op("•", V("dotty"), V("in_x"))
 
 
-@pytest.mark.parametrize("text", ["let in = 1 in 2", "λdot. dot", "let abs = 1 in abs", "λlet. 1"])
+@pytest.mark.parametrize("text", ["let in = 1 in 2", "λdot. dot", "let abs = 1 in abs", "λlet. 1", "λfold. fold"])
 def test_keywords_are_reserved(text):
     with pytest.raises(ParseError):
         parse(text)
+
+
+def test_the_visualisers_fold_is_read_as_an_iterated_operation_and_nothing_else():
+    plus = parse("fold (λe. λa. (g e) ⊞ a) v")
+    times = parse("fold (λe. λa. ((λx. x • x) e) ⊠ a) v")
+    assert plus == op("+^L", V("g"), V("v")) and times.op == "*^L" and isinstance(times.left, S.Lam)
+    for other in ["fold (λe. λa. a) v", "fold (λe. λa. (g e) + a) v", "fold (λe. λa. (e e) ⊞ a) v",
+                  "fold (λe. λa. (g a) ⊞ a) v", "fold (λe. λe. (g e) ⊞ e) v"]:
+        with pytest.raises(ParseError, match="fold h v only as an iterated operation"):
+            parse(other)
 
 
 # ---- positions -----------------------------------------------------------------

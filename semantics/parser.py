@@ -46,6 +46,7 @@ TERMINAL_WORDS = {
     "SLASH": "'/'",
     "DOTPROD": "'•'",
     "DOT_WORD": "'dot'",
+    "FOLD": "'fold'",
     "VTIMES": "'⊠'",
     "VDOT": "'⊡'",
     "ITER_TIMES": "'*^L'",
@@ -343,10 +344,10 @@ def _describe_expected(expected) -> tuple[str, ...]:
     words = []
     if _OPERAND_STARTERS | _BINDER_STARTERS <= names:
         words.append("a term")
-        names -= _OPERAND_STARTERS | _BINDER_STARTERS
+        names -= _OPERAND_STARTERS | _BINDER_STARTERS | {"FOLD"}  # `fold h v` begins an operand too
     elif _OPERAND_STARTERS <= names:
         words.append("an operand")
-        names -= _OPERAND_STARTERS
+        names -= _OPERAND_STARTERS | {"FOLD"}
     if _OPERATORS <= names:
         words.append("an operator")
         names -= _OPERATORS

@@ -22,8 +22,7 @@ import string
 from typing import Optional
 
 from . import syntax as S
-from .pretty import ATOM, BINDER, decimal, pretty
-from .types import show_type
+from .pretty import ATOM, BINDER, show_binder_form, decimal, pretty
 from .typecheck import Judgement
 
 NOTATIONS = ("paper", "visualiser")
@@ -186,25 +185,10 @@ class _Parenthesised:
             return f"{self.atom(t.fun)} {self.atom(t.arg)}"
         if isinstance(t, S.BinOp):
             return f"{self.atom(t.left)} {S.OPERATORS[t.op][0]} {self.atom(t.right)}"
-        if isinstance(t, S.Lam):
-            return f"λ{_annotated(t.var, t.annot)}. {self.atom(t.body)}"
-        if isinstance(t, S.Decouple):
-            name = f"_{t.name}" if t.name else ""
-            annot = f":{show_type(t.annot)}" if t.annot is not None else ""
-            return f"A{name}({t.f},{t.x}){annot}. {self.atom(t.body)}"
-        if isinstance(t, S.Let):
-            head = f"let {t.var}" + (f" : {show_type(t.annot)}" if t.annot is not None else "")
-            return f"{head} = {self.atom(t.bound)} in {self.atom(t.body)}"
-        if isinstance(t, S.LetDecouple):
-            name = f"_{t.name}" if t.name else ""
-            annot = f" : {show_type(t.annot)}" if t.annot is not None else ""
-            return f"let {t.f} @{name} {t.x}{annot} = {self.atom(t.bound)} in {self.atom(t.body)}"
+        if isinstance(t, (S.Lam, S.Decouple, S.Let, S.LetDecouple)):
+            return show_binder_form(t, self.atom)
         raise TypeError(f"not a term: {t!r}")
 
     def atom(self, t: S.Term) -> str:
         text = self.show(t)
         return text if isinstance(t, (S.Var, S.Const, S.Prov)) else f"({text})"
-
-
-def _annotated(var: str, annot) -> str:
-    return var if annot is None else f"{var}:{show_type(annot)}"

@@ -66,16 +66,19 @@ def _show(t: S.Term, level: int) -> str:
         op_level = ADDITIVE if op_level == S.ADDITIVE else MULTIPLICATIVE
         text = f"{_show(t.left, op_level)} {symbol} {_show(t.right, op_level + 1)}"
         return _paren(text, level > op_level)
-    return _paren(_show_binder_form(t), level > BINDER)
+    return _paren(show_binder_form(t), level > BINDER)
 
 
-def _show_binder_form(t: S.Term) -> str:
+def show_binder_form(t: S.Term, child=None) -> str:
+    """A binder form; `child` prints its body and bound term (default: as a binder would, no
+    parentheses; `--parenthesize all` passes one that parenthesises every non-atom)."""
+    child = child or (lambda c: _show(c, BINDER))
     if isinstance(t, S.Lam):
-        return f"λ{_binder(t.var, t.annot)}. {_show(t.body, BINDER)}"
+        return f"λ{_binder(t.var, t.annot)}. {child(t.body)}"
     if isinstance(t, S.Decouple):
         name = f"_{t.name}" if t.name else ""
         annot = f":{show_type(t.annot)}" if t.annot is not None else ""
-        return f"A{name}({t.f},{t.x}){annot}. {_show(t.body, BINDER)}"
+        return f"A{name}({t.f},{t.x}){annot}. {child(t.body)}"
     if isinstance(t, S.Let):
         if t.annot is not None:
             head = f"let {t.var} : {show_type(t.annot)}"
@@ -87,9 +90,9 @@ def _show_binder_form(t: S.Term) -> str:
                 params.append(bound.var if bound.annot is None else f"({bound.var}:{show_type(bound.annot)})")
                 bound = bound.body
             head = " ".join(["let", t.var, *params])
-        return f"{head} = {_show(bound, BINDER)} in {_show(t.body, BINDER)}"
+        return f"{head} = {child(bound)} in {child(t.body)}"
     if isinstance(t, S.LetDecouple):
         name = f"_{t.name}" if t.name else ""
         annot = f" : {show_type(t.annot)}" if t.annot is not None else ""
-        return f"let {t.f} @{name} {t.x}{annot} = {_show(t.bound, BINDER)} in {_show(t.body, BINDER)}"
+        return f"let {t.f} @{name} {t.x}{annot} = {child(t.bound)} in {child(t.body)}"
     raise TypeError(f"not a term: {t!r}")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -127,12 +128,28 @@ def consistent_permutations(left: Sequence[Fraction], right: Sequence[Fraction])
     count = math.prod(math.factorial(len(positions[v])) for v in values)
 
     def generate():
-        for choice in itertools.product(*(itertools.permutations(positions[v]) for v in values)):
-            sigma = [0] * len(right)
-            for v, assigned in zip(values, choice):
+        """Lazily, as an odometer over each value's permutations: nothing is built before it
+        is tried (itertools.product would build every permutation of every group first —
+        11! of them for eleven equal constants)."""
+        wheels = [itertools.permutations(positions[v]) for v in values]
+        current = [next(w) for w in wheels]
+        sigma = [0] * len(right)
+        while True:
+            for v, assigned in zip(values, current):
                 for j, i in zip(slots[v], assigned):
                     sigma[j] = i
-            yield sigma
+            yield list(sigma)
+            k = len(wheels) - 1
+            while k >= 0:
+                step = next(wheels[k], None)
+                if step is not None:
+                    current[k] = step
+                    break
+                wheels[k] = itertools.permutations(positions[values[k]])  # this wheel starts again
+                current[k] = next(wheels[k])
+                k -= 1
+            if k < 0:
+                return
 
     return generate(), count
 
@@ -239,7 +256,7 @@ def program_equivalence(program0: api.Program, program1: api.Program, *, divisio
             return done(UNKNOWN, f"the {which} program's symbolic run ended {run.status}: {run.reason}")
     n = len(j0.params)
     unknowns: list[str] = []
-    for sigma in itertools.islice(sigmas, max_permutations):
+    for sigma in itertools.islice(sigmas, min(max_permutations, sys.maxsize)):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             unknowns.append("timeout")

@@ -337,3 +337,23 @@ def test_the_conjectures_table_lines_up_whatever_the_law_names(capsys):
     header, *rows = capsys.readouterr().out.splitlines()
     column = header.index("expected")
     assert len(rows) == 2 and all(row[column:].startswith("holds") and row[column - 1] == " " for row in rows), rows
+
+
+def test_permutations_are_enumerated_lazily_and_in_full():
+    from goi.properties.equivalence import consistent_permutations
+
+    ones = [Fraction(1)] * 12  # 12! = 479001600 permutations: none is built before it is asked for
+    sigmas, count = consistent_permutations(ones, ones)
+    assert count == 479001600 and next(sigmas) == list(range(12))
+    left = [Fraction(v) for v in (1, 2, 1, 2, 3)]
+    right = [Fraction(v) for v in (2, 1, 3, 1, 2)]
+    sigmas, count = consistent_permutations(left, right)
+    every = list(sigmas)
+    assert len(every) == count == 4 and len({tuple(s) for s in every}) == 4
+    assert all(right[j] == left[s[j]] for s in every for j in range(5))
+
+
+def test_many_equal_constants_and_a_huge_permutation_budget_end_cleanly():
+    program = " + ".join(["{1}"] * 12)
+    assert main(["equiv", "-e", program, "-e", program + " + 0", "--max-permutations", "1"]) == exitcodes.OK
+    assert main(["equiv", "-e", program, "-e", program + " + 0", "--max-permutations", "99999999999999999999999"]) == exitcodes.OK

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shlex
 import signal
@@ -159,11 +160,49 @@ def _constant(name: str) -> str:
     return name
 
 
+MAX_NESTING = 16  # brackets and braces in an answer; a value is at most a list in an object
+MAX_DIGITS = 10_000  # digits of one number in an answer
+MAX_EXPONENT = 1_000  # |exponent| of one number in an answer
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?([0-9]+))?")
+
+
+def absurd(text: str) -> Optional[str]:
+    """Why an answer is absurd before it is read (a bounded look, linear in its length):
+    nesting deeper than any value, a number with too many digits or too large an exponent
+    (reading them would take the parser's stack, or minutes). None if it may be read."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_NESTING:
+                return f"nested more than {MAX_NESTING} deep"
+        elif char in "]}":
+            depth -= 1
+    for m in _NUMBER.finditer(text):
+        if len(m.group(0)) > MAX_DIGITS:
+            return f"a number of more than {MAX_DIGITS} digits"
+        if m.group(1) is not None and len(m.group(1).lstrip("0")) > len(str(MAX_EXPONENT)) or \
+                m.group(1) is not None and int(m.group(1)) > MAX_EXPONENT:
+            return f"a number with an exponent beyond {MAX_EXPONENT}"
+    return None
+
+
 def parse_answer(stdout: str) -> Answer:
-    """What the implementation printed, as an Answer (kind value, rejected, error or unparseable)."""
+    """What the implementation printed, as an Answer (kind value, rejected, error or unparseable).
+    An absurd answer (absurd()) is unparseable without being read."""
     text = stdout.strip()
     if not text:
         return Answer("unparseable", message="no output")
+    why = absurd(text)
+    if why is not None:
+        return Answer("unparseable", message=f"an absurd answer ({why}): {text[:120]!r}")
     try:
         data = json.loads(text, parse_float=Fraction, parse_int=Fraction, parse_constant=_constant)
     except ValueError:

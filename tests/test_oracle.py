@@ -73,6 +73,18 @@ def test_answers_are_read_as_documented(text, kind, value):
     assert (answer.kind, answer.value) == (kind, value)
 
 
+@pytest.mark.parametrize("text,why", [
+    ("[" * 100_000, "nested more than 16 deep"), ('{"value": 1e1000000}', "exponent beyond 1000"),
+    ('{"value": 1e1000000000}', "exponent beyond 1000"), ('{"value": "1e99999"}', "exponent beyond 1000"),
+    ("9" * 20_000, "more than 10000 digits"),
+])
+def test_an_absurd_answer_is_an_implementation_error_read_in_bounded_time(text, why):
+    answer = parse_answer(text)  # 100000 '[' crashed the interpreter; 1e1000000000 never finished
+    assert answer.kind == "unparseable" and why in answer.message
+    assert parse_answer('{"value": ["1e3", "[not nested]"]}').kind == "unparseable"  # read, and refused by value
+    assert parse_answer('{"value": [1e3, 2]}').value == (Fraction(1000), Fraction(2))
+
+
 def test_comparison_exact_and_within_a_tolerance():
     assert same(Fraction(3, 10), Fraction(3, 10), None)
     assert not same(Fraction(3, 10), Fraction(0.30000000000000004), None)

@@ -10,7 +10,7 @@ import json
 import sys
 
 from .semantics import exitcodes
-from .semantics.errors import ReadError, UsageError
+from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
 
 
 def cmd_report(args, _source) -> int:
@@ -22,17 +22,15 @@ def cmd_report(args, _source) -> int:
     from .reports.pictures import MissingExtra
 
     if args.source:
-        parts = []
-        for source in args.source:
-            try:
-                with open(source, encoding="utf-8") as handle:
-                    part = json.load(handle)
-            except (OSError, ValueError) as exc:
-                raise ReadError(f"--from {source}: {getattr(exc, 'strerror', None) or exc}") from None
+        parts = [_read_json(source, "--from") for source in args.source]
+        for source, part in zip(args.source, parts):
             if not isinstance(part, dict) or part.get("schema") != SCHEMA:
                 raise ReadError(f"--from {source}: not a {SCHEMA} report")
-            parts.append(part)
-        data = merge(parts)
+        try:
+            data = merge(parts)
+            render_check(data)
+        except MALFORMED as exc:
+            raise malformed(args.source, exc) from None
     else:
         names = args.properties or list(driver.NAMES)
         unknown = driver.unknown_names(names)
@@ -50,26 +48,68 @@ def cmd_report(args, _source) -> int:
             PROGRESS.quiet = False
     for path in args.include or ():
         try:
-            with open(path, encoding="utf-8") as handle:
-                name, section = section_from(json.load(handle))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            name, section = section_from(_read_json(path, "--include"))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ReadError(f"--include {path}: {getattr(exc, 'strerror', None) or exc}") from None
         data.setdefault("sections", {})[name] = section
     try:
+        failed = [p["name"] for p in data["properties"] if p["status"] == "failed"]
+        interrupted = data["status"] == "interrupted"
         files = write(data, args.out)
     except MissingExtra as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise ReadError(f"--out {args.out}: {exc.strerror}") from None
-    failed = [p["name"] for p in data["properties"] if p["status"] == "failed"]
+    except MALFORMED as exc:
+        if not args.source:
+            raise  # our own run's data: a bug in goi, reported as one
+        raise malformed(args.source, exc) from None
     if args.json:
         write_json({"schema": schema("report-files"), "out": args.out, "files": files, "status": data["status"],
                     "failed": failed})
     else:
         say(f"report: {args.out}/index.html, report.md, report.json ({len(files) - 3} pictures)")
-    if data["status"] == "interrupted":
+    if interrupted:
         return exitcodes.INTERRUPTED
     return exitcodes.STUCK if failed else exitcodes.OK
+
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024  # a report.json or --include file: at most this much is read
+
+
+def _read_json(path: str, option: str):
+    """A JSON file read with a size bound (`--from /dev/zero` stops at once) and its errors named."""
+    from .cli import read_file
+
+    try:
+        text, _name = read_file(path, MAX_REPORT_BYTES)
+    except BudgetError:
+        raise ReadError(f"{option} {path}: larger than {MAX_REPORT_BYTES} bytes, more than any report") from None
+    except GoiError as exc:
+        raise ReadError(f"{option} {path}: {exc.message}") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ReadError(f"{option} {path}: not JSON ({str(exc)[:200]})") from None
+
+
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError)
+
+
+def malformed(sources, exc: Exception) -> ReadError:
+    from .reports.collect import SCHEMA
+
+    return ReadError(f"--from {', '.join(sources)}: a malformed {SCHEMA} report ({type(exc).__name__}: "
+                     f"{str(exc)[:200]}); docs/schemas/goi.report.json says what it holds")
+
+
+def render_check(data: dict) -> None:
+    """Render a report in memory (no files): a malformed one fails here, with its error named,
+    before anything is written."""
+    from .reports.render import to_html, to_markdown
+
+    to_html(data, {})
+    to_markdown(data, {})
 
 
 def add_parser(sub) -> None:

@@ -208,3 +208,42 @@ def test_conjecture_oracle_and_equivalence_results_get_their_own_sections(ci_rep
     validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
     assert main(["report", "--from", str(ci_report / "report.json"), "--include", str(ci_report / "report.json"),
                  "--out", str(tmp_path / "bad")]) == exitcodes.BAD_INPUT
+
+
+def _variants(data: dict):
+    """Malformed copies of a report: each top-level key dropped, nulled, or of another type;
+    each entry of its main lists broken alike."""
+    import copy
+
+    for key in data:
+        for value in (None, 0, "x", [], {}):
+            broken = copy.deepcopy(data)
+            broken[key] = value
+            yield f"{key}={value!r}", broken
+        broken = copy.deepcopy(data)
+        del broken[key]
+        yield f"no {key}", broken
+    for path in (("properties", 0), ("coverage", "rules", 0), ("programs", "sample", 0)):
+        for value in (None, "x", {}):
+            broken = copy.deepcopy(data)
+            target = broken
+            for step in path[:-1]:
+                target = target[step]
+            target[path[-1]] = value
+            yield f"{path}={value!r}", broken
+
+
+def test_a_malformed_report_is_refused_with_its_error_named_never_a_crash(ci_report, tmp_path, capsys):
+    data = json.loads((ci_report / "report.json").read_text(encoding="utf-8"))
+    seen = 0
+    for label, broken in _variants(data):
+        path = tmp_path / "broken.json"
+        path.write_text(json.dumps(broken), encoding="utf-8")
+        code = main(["report", "--from", str(path), "--out", str(tmp_path / "out")])
+        err = capsys.readouterr().err
+        assert code in (exitcodes.OK, exitcodes.BAD_INPUT), (label, code, err[-500:])
+        assert "Traceback" not in err and (code == exitcodes.OK or "--from" in err), label
+        seen += 1
+    assert seen > 40
+    assert main(["report", "--from", "/dev/zero", "--out", str(tmp_path / "z")]) == exitcodes.BAD_INPUT
+    assert "larger than" in capsys.readouterr().err

@@ -108,9 +108,14 @@ def integer(text: str) -> int:
 
 def rationals(text: str) -> list[Fraction]:
     """--params: exact rationals separated by commas (3, -0.5, 1/3)."""
+    import re
+
     values = []
     for item in text.split(","):
         item = item.strip()
+        # the program's own literals, signed, or a ratio: no exponents (1e5), no digit groups (1_000)
+        if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", item):
+            raise argparse.ArgumentTypeError(f"{item!r} is not an exact rational (write 3, -0.5 or 1/3)")
         try:
             values.append(Fraction(item))
         except (ValueError, ZeroDivisionError):
@@ -285,6 +290,10 @@ def cmd_run(args, source: str) -> int:
     from . import api
     from .semantics.dot import dot_lines
 
+    if args.dot == "":
+        raise UsageError("--dot needs a directory (an empty name writes nowhere)")
+    if args.seed != 0 and args.strategy != "random":
+        raise UsageError("--seed seeds --strategy random; with --strategy first it would change nothing")
     judgement = api.check(source)
     if args.params is not None and len(args.params) != len(judgement.params):
         raise UsageError(f"--params gives {len(args.params)} values, but the program has {len(judgement.params)} provisional constants")
@@ -303,7 +312,7 @@ def cmd_run(args, source: str) -> int:
     machine = execution.machine
 
     dump = None
-    if args.dot:
+    if args.dot is not None:
         try:
             os.makedirs(args.dot, exist_ok=True)
         except OSError as exc:

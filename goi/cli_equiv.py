@@ -49,6 +49,8 @@ def parse_context(text: str):
             raise argparse.ArgumentTypeError(f"{item!r} is not NAME : TYPE (a variable and a type such as F -> F)") from None
         if not isinstance(lam, S.Lam) or lam.var != name or lam.annot is None:
             raise argparse.ArgumentTypeError(f"{item!r} is not NAME : TYPE")
+        if any(name == seen for seen, _ in pairs):
+            raise argparse.ArgumentTypeError(f"{name!r} is declared twice")
         pairs.append((name, lam.annot))
     return pairs
 

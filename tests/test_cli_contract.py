@@ -135,3 +135,12 @@ def test_a_closed_standard_output_stops_quietly():
         shell=True, capture_output=True, timeout=120,
     )
     assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr, proc.stderr[-400:]
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--params", "1e5", "-e", "{1}"], ["run", "--params", "1_000", "-e", "{1}"], ["run", "--dot", "", "-e", "1"],
+    ["run", "--seed", "3", "-e", "1"], ["equiv", "--terms", "--context", "x:F, x:F", "-e", "x", "-e", "x"],
+])
+def test_options_that_would_be_misread_or_ignored_are_usage_errors(argv, capsys):
+    assert main(argv) == exitcodes.USAGE
+    assert main(["run", "--params=-1/3", "--seed", "3", "--strategy", "random", "-e", "{1}"]) == exitcodes.OK

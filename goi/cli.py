@@ -40,8 +40,10 @@ def schema(command: str) -> str:
 # ---- output ----------------------------------------------------------------------------
 
 def write_json(payload: dict, stream=None) -> None:
-    """One JSON object and a newline, always UTF-8 (RFC 8259), whatever the stream's encoding."""
-    write_raw(json.dumps(payload, ensure_ascii=False) + "\n", stream)
+    """One JSON object and a newline, always UTF-8 (RFC 8259), whatever the stream's encoding.
+    A lone surrogate (a byte that was not UTF-8 in a file name or argument, as Python keeps
+    it) is written as its JSON escape, never as an invalid byte."""
+    write_raw(json.dumps(payload, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8") + "\n", stream)
 
 
 def write_raw(text: str, stream=None) -> None:
@@ -160,7 +162,10 @@ def read_program(args) -> tuple[str, str]:
 
 
 def read_text(text: str, limit: int) -> str:
-    """Program text given on the command line (-e), within the input budget."""
+    """Program text given on the command line (-e), within the input budget; bytes that are not
+    UTF-8 (which Python keeps as lone surrogates) are an io error, as in a file."""
+    if any("\udc80" <= c <= "\udcff" for c in text):
+        decode(text.encode("utf-8", "surrogateescape"), "the -e text")
     return _bounded(text, limit, "the program").removeprefix("\ufeff")
 
 
@@ -424,6 +429,12 @@ def cmd_props(args, _source) -> int:
     from .properties import coverage, driver
     from .properties.progress import PROGRESS
 
+    from .properties.profiles import UnknownProfile, register
+
+    try:
+        register()  # a malformed GOI_HYPOTHESIS_REDIS is the user's to fix: said before anything runs
+    except UnknownProfile as exc:
+        raise UsageError(str(exc)) from None
     names = args.names or list(driver.NAMES)
     unknown = driver.unknown_names(names)
     if unknown:
@@ -568,6 +579,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     from .semantics.stack import with_deep_stack
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:  # started with its standard output closed (`goi run … >&-`)
+        if sys.stderr is not None:
+            sys.stderr.write("goi: io error: standard output is closed: nowhere to write the result\n")
+        return exitcodes.BAD_INPUT
 
     def work() -> int:
         with any_digits():

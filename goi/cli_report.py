@@ -32,6 +32,12 @@ def cmd_report(args, _source) -> int:
         except MALFORMED as exc:
             raise malformed(args.source, exc) from None
     else:
+        from .properties.profiles import UnknownProfile, register
+
+        try:
+            register()  # a malformed GOI_HYPOTHESIS_REDIS: said before anything runs
+        except UnknownProfile as exc:
+            raise UsageError(str(exc)) from None
         names = args.properties or list(driver.NAMES)
         unknown = driver.unknown_names(names)
         if unknown:

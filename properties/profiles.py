@@ -65,10 +65,16 @@ def shared_database():
     url = os.environ.get("GOI_HYPOTHESIS_REDIS")
     if not url:
         return None
-    from hypothesis.extra.redis import RedisExampleDatabase
-    from redis import Redis
-
-    return RedisExampleDatabase(Redis.from_url(url))
+    try:
+        from hypothesis.extra.redis import RedisExampleDatabase
+        from redis import Redis
+    except ImportError:
+        raise UnknownProfile("GOI_HYPOTHESIS_REDIS is set, but the redis package is missing: "
+                             "pip install 'goi-abductive[redis]'") from None
+    try:
+        return RedisExampleDatabase(Redis.from_url(url))
+    except ValueError as exc:
+        raise UnknownProfile(f"GOI_HYPOTHESIS_REDIS={url!r} is not a Redis URL ({exc})") from None
 
 
 _REGISTERED: list = []  # the GOI_HYPOTHESIS_REDIS value the profiles were registered with

@@ -144,3 +144,20 @@ def test_a_closed_standard_output_stops_quietly():
 def test_options_that_would_be_misread_or_ignored_are_usage_errors(argv, capsys):
     assert main(argv) == exitcodes.USAGE
     assert main(["run", "--params=-1/3", "--seed", "3", "--strategy", "random", "-e", "{1}"]) == exitcodes.OK
+
+
+def test_hostile_environments_end_with_a_message_not_a_traceback(tmp_path):
+    """Standard output closed before start, bytes that are not UTF-8 in -e or a file name, a
+    malformed GOI_HYPOTHESIS_REDIS: each ends with its exit code and one line, and any JSON
+    printed is valid UTF-8."""
+    closed = subprocess.run(["bash", "-c", f"'{sys.executable}' -m goi run -e '1 + 1' >&-"], capture_output=True, timeout=120)
+    assert closed.returncode == exitcodes.BAD_INPUT and b"standard output is closed" in closed.stderr
+    for argv in (["run", "--json", "-e", b"\xff".decode("utf-8", "surrogateescape")],
+                 ["run", "--json", str(tmp_path / b"\xff.goi".decode("utf-8", "surrogateescape"))]):
+        proc = _goi(*argv)
+        data = json.loads(proc.stdout.decode("utf-8"))  # strict UTF-8
+        assert proc.returncode == exitcodes.BAD_INPUT and data["error"]["kind"] == "io", data
+    env = {**os.environ, "GOI_HYPOTHESIS_REDIS": "notaurl"}
+    proc = subprocess.run([sys.executable, "-m", "goi", "props", "soundness", "--examples", "2"], capture_output=True,
+                          env=env, timeout=120)
+    assert proc.returncode == exitcodes.USAGE and b"not a Redis URL" in proc.stderr and b"Traceback" not in proc.stderr

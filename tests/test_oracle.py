@@ -3,7 +3,7 @@ implementations in tests/oracle_mocks/, one per class of failure, each found and
 the minimal program of its pattern; a correct one gives no failure. Every run here is
 seeded (the same programs, the same verdict on every run), and no verdict depends on the
 machine's speed: shrinking is bounded in calls, not seconds; the mocks speak the persistent
-protocol, so a program's answer takes milliseconds against a 1-s hang timeout (start-up is
+protocol, so a program's answer takes milliseconds against a 0.5-s hang timeout (start-up is
 the warm-up's, under its own 30-s timeout); shrunk programs are compared in canonical names."""
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ def test_a_crash_on_a_construct_is_found_and_shrunk():
 
 
 def test_an_infinite_loop_is_a_hang_found_and_shrunk_with_nothing_left_running():
-    shrunk = only(run("loop_on_iteration", timeout=1.0), HANG)
+    shrunk = only(run("loop_on_iteration", timeout=0.5), HANG)  # answers take milliseconds: 100× that
     assert shrunk.case.text == "let a @ p = 0 in ((λb. p) +^L p) • p"
     left = subprocess.run(["pgrep", "-f", "loop_on_iteration"], capture_output=True, text=True).stdout.split()
     assert not left

@@ -222,10 +222,6 @@ def cmd_typecheck(args, source: str) -> int:
     return exitcodes.OK
 
 
-value_to_json = show.to_json  # kept for callers of the CLI module
-show_value = show.to_text
-
-
 class JsonTraceWriter:
     """`goi run --json --trace`: the one JSON object written as the run goes, the trace first,
     so a long trace is never held in memory."""
@@ -269,7 +265,7 @@ def run_payload(result, args, checks: list[str]) -> dict:
     payload = {
         "schema": schema("run"),
         "status": result.status,
-        "value": value_to_json(result.value),
+        "value": show.to_json(result.value),
         "type": str(result.type),
         "parameters": [show_fraction(p) for p in result.parameters],
         "transitions": {"total": result.transitions, "pass": result.passes, "rewrite": result.rewrites},
@@ -403,7 +399,7 @@ def cmd_run(args, source: str) -> int:
     else:
         from .semantics.typecheck import show_fraction
 
-        say(f"value: {show_value(result.value)}" if result.status == "final" else f"{result.status}: {result.reason}")
+        say(f"value: {show.to_text(result.value)}" if result.status == "final" else f"{result.status}: {result.reason}")
         say(f"type: {result.type}")
         say(f"parameters: {', '.join(show_fraction(p) for p in result.parameters) or '-'}")
         say(f"transitions: {result.transitions} (pass {result.passes}, rewrite {result.rewrites})")
@@ -427,9 +423,8 @@ def cmd_props(args, _source) -> int:
     import contextlib
 
     from .properties import coverage, driver
-    from .properties.progress import PROGRESS
-
     from .properties.profiles import UnknownProfile, register
+    from .properties.progress import PROGRESS
 
     try:
         register()  # a malformed GOI_HYPOTHESIS_REDIS is the user's to fix: said before anything runs

@@ -208,7 +208,7 @@ MESSAGES_SHOWN = 3
 
 def messages(report) -> dict:
     """Per failure class of the survey, its most frequent implementation messages (first line,
-    numbers and quoted text folded, so that one cause counts once) with their counts."""
+    numbers folded to N, so that one cause counts once) with their counts."""
     import re
 
     from .properties.oracle import FAILURES
@@ -259,8 +259,6 @@ def _expected(case) -> str:
         return f"a rejection ({case.expected})"
     top = sorted(((n, r) for r, n in case.rules.items() if n), reverse=True)[:5]
     return (f"{_show(case.expected)} ({case.transitions} transitions: " + ", ".join(f"{r} {n}" for n, r in top) + ")")
-
-
 
 
 def _answer(answer) -> str:

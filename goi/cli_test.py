@@ -11,7 +11,7 @@ import os
 import time
 
 from .semantics import exitcodes
-from .semantics.errors import ReadError
+from .semantics.errors import ReadError, UsageError
 
 
 def cmd_test(args, _source) -> int:
@@ -23,6 +23,8 @@ def cmd_test(args, _source) -> int:
         files = expected.program_files(args.paths)
     except FileNotFoundError as exc:
         raise ReadError(f"cannot read {exc.args[0]}: no such file or directory") from None
+    if not files:
+        raise UsageError(f"no .goi programs in {', '.join(args.paths)}")
     cases = []
     for path in files:
         try:
@@ -31,7 +33,7 @@ def cmd_test(args, _source) -> int:
             raise ReadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     seconds = time.perf_counter() - started
     passed = sum(c.passed for c in cases)
-    errors = sum(c.error is not None or c.source == "none" for c in cases)
+    errors = sum(c.errored for c in cases)
     failed = len(cases) - passed - errors
     if args.json:
         write_json({"schema": schema("test"), "passed": passed, "failed": failed, "errors": errors,
@@ -39,10 +41,7 @@ def cmd_test(args, _source) -> int:
     else:
         for line in summary_lines(cases):
             say(line)
-        say(f"{passed} passed, {failed} failed" + (f", {errors} error{'s' if errors > 1 else ''}" if errors else "") )
-    if not cases:
-        say("goi test: no .goi programs found", None)
-        return exitcodes.USAGE
+        say(f"{passed} passed, {failed} failed" + (f", {errors} error{'s' if errors > 1 else ''}" if errors else ""))
     return exitcodes.OK if passed == len(cases) else exitcodes.NOT_EQUIVALENT
 
 
@@ -51,8 +50,8 @@ def summary_lines(cases) -> list[str]:
     lines: list[str] = []
     folders: dict[str, str] = {}
     for c in cases:
-        mark = "." if c.passed else "E" if (c.error is not None or c.source == "none") else "F"
-        folders[os.path.dirname(c.path) or "."] = folders.get(os.path.dirname(c.path) or ".", "") + mark
+        folder = os.path.dirname(c.path) or "."
+        folders[folder] = folders.get(folder, "") + ("." if c.passed else "E" if c.errored else "F")
     lines += [f"{folder} {marks}" for folder, marks in folders.items()]
     for c in cases:
         if c.passed:

@@ -47,9 +47,6 @@ class Outcome:
 
     fields: dict
 
-    def show(self, keys: Iterable[str]) -> str:
-        return "\n".join(f"{k}: {self.fields.get(k, '-')}" for k in keys)
-
 
 @dataclass
 class TestCase:
@@ -61,15 +58,20 @@ class TestCase:
     error: Optional[str] = None  # the expectation could not be read
 
     @property
+    def errored(self) -> bool:
+        """No expectation to compare with: none kept, or one that cannot be read."""
+        return self.error is not None or self.source == "none"
+
+    @property
     def passed(self) -> bool:
-        return self.error is None and self.source != "none" and not self.mismatches
+        return not self.errored and not self.mismatches
 
     def to_json(self) -> dict:
         return {
             "path": self.path,
             "passed": self.passed,
             "source": self.source,
-            "expected": {k: v for k, v in self.expected.items()},
+            "expected": dict(self.expected),
             "got": dict(self.outcome.fields) if self.outcome else None,
             "mismatches": [{"key": k, "expected": e, "got": g} for k, e, g in self.mismatches],
             "error": self.error,
@@ -180,9 +182,10 @@ def write_expectation(path: str, text: str, source: str, expected: dict, got: Ou
     keys = [k for k in RESULT_KEYS if k in expected] or [k for k in ("value", "status", "parameters") if k in got.fields]
     if "value" in keys and "status" in keys and got.fields.get("status") == "final":
         keys.remove("status")
-    if got.fields.get("status") != "final" and "value" in keys:
+    if got.fields.get("status") != "final" and "value" in keys:  # no value to record: its status instead
         keys.remove("value")
-        keys.insert(0, "status") if "status" not in keys else None
+        if "status" not in keys:
+            keys.insert(0, "status")
     fields = {**{k: v for k, v in expected.items() if k in OPTION_KEYS}, **{k: got.fields[k] for k in keys if k in got.fields}}
     if source == "file":
         with open(expected_file(path), "w", encoding="utf-8") as handle:

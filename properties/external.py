@@ -188,8 +188,9 @@ def absurd(text: str) -> Optional[str]:
     for m in _NUMBER.finditer(text):
         if len(m.group(0)) > MAX_DIGITS:
             return f"a number of more than {MAX_DIGITS} digits"
-        if m.group(1) is not None and len(m.group(1).lstrip("0")) > len(str(MAX_EXPONENT)) or \
-                m.group(1) is not None and int(m.group(1)) > MAX_EXPONENT:
+        exponent = m.group(1)
+        # the length first: int() of thousands of digits is itself refused, or slow
+        if exponent is not None and (len(exponent.lstrip("0")) > len(str(MAX_EXPONENT)) or int(exponent) > MAX_EXPONENT):
             return f"a number with an exponent beyond {MAX_EXPONENT}"
     return None
 
@@ -204,15 +205,24 @@ def parse_answer(stdout: str) -> Answer:
     if why is not None:
         return Answer("unparseable", message=f"an absurd answer ({why}): {text[:120]!r}")
     try:
-        data = json.loads(text, parse_float=Fraction, parse_int=Fraction, parse_constant=_constant)
+        data = _json(text)
     except ValueError:
-        data = None
         if text == "λ":
             return Answer("value", "λ")
         try:
             return Answer("value", Fraction(text))
         except (ValueError, ZeroDivisionError):
             return Answer("unparseable", message=f"not an answer: {text[:200]!r}")
+    return answer_of(data, text)
+
+
+def _json(text: str):
+    """JSON read exactly: numbers as the decimals they are written as (0.1 is 1/10)."""
+    return json.loads(text, parse_float=Fraction, parse_int=Fraction, parse_constant=_constant)
+
+
+def answer_of(data, text: str) -> Answer:
+    """The Answer a parsed JSON answer stands for (`text`, what was printed, for messages)."""
     try:
         if isinstance(data, dict):
             if "value" in data:
@@ -326,15 +336,16 @@ class Session:
                 return Answer("crash", message=f"more than {MAX_LINE} bytes in one answer line (killed)",
                               stdout=self.buffer[:2000].decode("utf-8", "replace"), stderr=self._stderr())
         line, _, self.buffer = self.buffer.partition(b"\n")
-        text = line.decode("utf-8", "replace")
+        text = line.decode("utf-8", "replace").strip()
+        why = absurd(text)  # bounded before it is read, as a one-shot answer is
         try:
-            data = json.loads(text, parse_float=Fraction, parse_int=Fraction, parse_constant=_constant)
+            data = None if why is not None else _json(text)
         except ValueError:
             data = None
         if not isinstance(data, dict) or data.get("id") != self.next_id:
-            return Answer("crash", message=f"not the answer to request {self.next_id}: {text[:200]!r}", stdout=text,
-                          stderr=self._stderr())
-        answer = parse_answer(text)  # the same reading as the one-shot protocol's (the id is ignored)
+            what = f"an absurd line ({why})" if why is not None else f"not the answer to request {self.next_id}"
+            return Answer("crash", message=f"{what}: {text[:200]!r}", stdout=text[:2000], stderr=self._stderr())
+        answer = answer_of(data, text)  # the same reading as the one-shot protocol's (the id is ignored)
         answer.stdout = text
         return answer
 

@@ -132,8 +132,6 @@ class Case:
         }
 
 
-
-
 class OracleFailure(AssertionError):
     def __init__(self, case: Case):
         super().__init__(f"{case.klass}: {case.text}")

@@ -63,3 +63,8 @@ def test_a_bad_expectation_is_an_error_named_where_it_is(tmp_path, capsys):
     assert f"ERROR {tmp_path / 'a.goi'}: {tmp_path / 'a.goi'}:2: unknown key 'colour'" in capsys.readouterr().out
     assert main(["test", str(tmp_path / "missing")]) == exitcodes.BAD_INPUT
     assert "goi: io error: cannot read" in capsys.readouterr().err
+
+
+def test_a_folder_with_no_programs_is_a_usage_error(tmp_path, capsys):
+    assert main(["test", str(tmp_path)]) == exitcodes.USAGE
+    assert "no .goi programs in" in capsys.readouterr().err

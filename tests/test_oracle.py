@@ -126,6 +126,7 @@ def test_a_persistent_session_is_restarted_after_a_crash_a_hang_or_a_wrong_answe
               "    if p == 'crash': sys.exit(3)\n"
               "    if p == 'hang': time.sleep(300)\n"
               "    if p == 'other': print(json.dumps({'id': -1, 'value': 1}), flush=True); continue\n"
+              "    if p == 'deep': print('[' * 100000, flush=True); continue\n"
               "    print(json.dumps({'id': r['id'], 'value': len(p) - 1}), flush=True)\n")
     session = Session([sys.executable, "-c", script], timeout=1.0)
     try:
@@ -134,7 +135,9 @@ def test_a_persistent_session_is_restarted_after_a_crash_a_hang_or_a_wrong_answe
         assert crash.kind == "crash" and "exit status 3" in crash.message
         assert session.ask("hang").kind == "hang"
         assert session.ask("other").kind == "crash" and session.ask("123").value == 2
-        assert session.starts == 4  # the first start, and one after each failure
+        deep = session.ask("deep")  # an absurd line is bounded before it is read (json would exhaust the stack)
+        assert deep.kind == "crash" and "nested more than 16 deep" in deep.message and session.ask("12").value == 1
+        assert session.starts == 5  # the first start, and one after each failure
     finally:
         session.close()
 

@@ -104,11 +104,10 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
             with hypothesis.reporting.with_reporter(said.append):
                 test()
         except (KeyboardInterrupt, hypothesis.errors.DidNotReproduce):
-            raise  # Ctrl-C: nothing failed; a replay that passes: the failure is gone (reported as fixed)
-        except BaseException:
-            _say(said)
+            said.clear()  # Ctrl-C: nothing failed; a replay that passes: the failure is gone (reported as fixed)
             raise
-        _say(said)
+        finally:
+            _say(said)
         stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
         if stopped:  # every decided example passed; these were not decided (runner.undecided)
             status = "budget"

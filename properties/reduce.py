@@ -127,8 +127,9 @@ def _first_kept(term: S.Term, text: str, text_of, keep):
             if candidate_text is None or candidate_text in seen:
                 continue
             seen.add(candidate_text)
-            if weight(candidate, candidate_text) < current:
-                printed.append((weight(candidate, candidate_text), candidate_text, candidate))
+            lighter = weight(candidate, candidate_text)
+            if lighter < current:
+                printed.append((lighter, candidate_text, candidate))
         for _, candidate_text, candidate in sorted(printed, key=lambda c: (c[0], c[1])):
             verdict = keep(candidate_text)
             if verdict is None:

@@ -1,4 +1,4 @@
-"""Hostile and extreme inputs (issue 9's reproducers): each run as a `goi` command in a
+"""Hostile and extreme inputs (the reproducers of issues 9 and 22): each run as a `goi` command in a
 subprocess, reporting its exit code, outcome, wall time and peak memory (the child's own
 maximum resident set, from wait4). Never asserted: run it and read the table.
 
@@ -28,7 +28,15 @@ def programs(tmp: Path) -> list[tuple[str, list[str], bytes | None]]:
     unfold = "let f @_a p = " + " + ".join("{%d}" % i for i in range(3000)) + " in ((λv:V_a. v) +^L p) • p"
     chain = "".join(f"let x{i} = {{{i}}} in " for i in range(400)) + " + ".join(f"x{i}" for i in range(400))
     many = "".join(f"let f{i} @ p{i} = {{{i}}} * 2 in " for i in range(300)) + " + ".join(f"f{i} p{i}" for i in range(300))
+    nested = "".join(f"let f{i} @ p{i} = " for i in range(5000)) + "{1}" + "".join(f" in f{i} p{i}" for i in reversed(range(5000)))
+    comment = "(* " + "x" * (16 * 1024 * 1024 - 64) + " *) 1"
     return [
+        ("block comment of 16 MiB", ["parse", file("comment.goi", comment)], None),
+        ("unterminated comment of 16 MiB (one line)", ["parse", file("open.goi", comment[:-5])], None),
+        ("5000 nested decouplings (170 KB)", ["run", file("nested.goi", nested)], None),
+        ("flat sum of 33,333", ["run", file("flat33.goi", " + ".join(["1"] * 33_333))], None),
+        ("flat sum of 40,000 (beyond the limit)", ["run", file("flat40.goi", " + ".join(["1"] * 40_000))], None),
+        ("a 4 MiB line with an error at its end", ["typecheck", file("line.goi", "1 + " * (1 << 20) + "x")], None),
         ("shared binders: let f @ f", ["run", "-e", "let f @ f = {1} in f • f"], None),
         ("shared binders: let (p, p) = abs", ["run", "-e", "let (p, p) = abs {1} in p • p"], None),
         ("shared binders: A(x,x)", ["run", "-e", "(A(x,x). x • x) {2}"], None),

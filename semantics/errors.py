@@ -38,16 +38,26 @@ class GoiError(Exception):
         return text
 
 
+EXCERPT_REACH = 60  # characters of the offending line shown on each side of the error
+
+
 def excerpt(line: str, column: int) -> tuple[str, str]:
     """The source line as shown (control and separator characters made visible) and the
     padding that puts a caret under `column` on a terminal: tabs copied, wide characters
-    counted twice, combining marks not at all."""
-    shown, pad = [], []
+    counted twice, combining marks not at all. A long line is shown as a window of
+    EXCERPT_REACH characters either side of the column, its cut ends marked with "…"."""
+    start = max(0, column - 1 - EXCERPT_REACH)
+    end = column - 1 + EXCERPT_REACH
+    head = "…" if start > 0 else ""
+    tail = "…" if end < len(line) else ""
+    line, column = line[start:end], column - start
+    shown, pad = [head], [" " * len(head)]
     for i, char in enumerate(line):
         visible = _visible(char)
         shown.append(visible)
         if i < column - 1:
             pad.append("\t" if char == "\t" else " " * _width(visible))
+    shown.append(tail)
     return "".join(shown), "".join(pad)
 
 

@@ -410,6 +410,12 @@ class Graph:
         self._discard(self._children(box.parent), box)
         if self.journals:
             self._note(boxes=(box,))
+        if self.undo is None and not box.nodes and not box.children:
+            # A Python set keeps the table of its largest size: a box that once held much
+            # (a dissolved box's content passes through its parent) would keep that memory
+            # for as long as the box lives, and deleted boxes live in reference cycles
+            # (doors, parents) until a full collection. Give it back now.
+            box.nodes, box.children = set(), set()
 
     # ---- trials: changes that are undone ------------------------------------------------
     def _add(self, s: set, x) -> None:

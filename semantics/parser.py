@@ -306,23 +306,37 @@ def _check_depth(term: S.Term) -> None:
     lets the type checker and the translation (which recurse over it) walk; walked
     iteratively here. (The parser itself never recurses.) A term too deep even for the
     deep stack (semantics.stack) is refused as such (LimitError.beyond_any_stack): trying
-    again there would only parse it a second time."""
+    again there would only parse it a second time. Each operator of a chain such as
+    `1 + 1 + … + 1` is a level (operators associate to the left): a term that is too deep
+    because of such a chain is refused as a chain too long, not as deep nesting."""
     import sys
 
     from .stack import RECURSION_LIMIT
 
     limit = sys.getrecursionlimit() // FRAMES_PER_LEVEL
     cap = max(limit, RECURSION_LIMIT // FRAMES_PER_LEVEL)
-    deepest = 0
-    stack = [(term, 1)]
+    deepest, longest = 0, 0
+    stack = [(term, 1, 0)]  # a term, its depth, the operators in a row above it
     while stack:
-        node, depth = stack.pop()
+        node, depth, chain = stack.pop()
+        chain = chain + 1 if isinstance(node, S.BinOp) else 0
+        longest = max(longest, chain)
         if depth > cap:
-            raise LimitError(f"{TOO_DEEP} (more than {cap} levels)", beyond_any_stack=True)
+            raise LimitError(_too_deep(cap, longest), beyond_any_stack=True)
         deepest = max(deepest, depth)
-        stack.extend((child, depth + 1) for child in S.subterms(node))
+        stack.extend((child, depth + 1, chain) for child in S.subterms(node))
     if deepest > limit:
-        raise LimitError(f"{TOO_DEEP} (more than {limit} levels)")
+        raise LimitError(_too_deep(limit, longest))
+
+
+def _too_deep(levels: int, longest_chain: int) -> str:
+    if 2 * longest_chain > levels:  # most of the depth is one chain of binary operators
+        return (
+            f"the program has a chain of {longest_chain + 1:,} or more operands joined by binary operators "
+            f"(such as 1 + 1 + … + 1), longer than this implementation can walk: each operator "
+            f"is a level of nesting, and it walks at most {levels:,} (bind parts of the chain with let)"
+        )
+    return f"{TOO_DEEP} (more than {levels:,} levels)"
 
 
 def parse(text: str) -> S.Term:

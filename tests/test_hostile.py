@@ -1,0 +1,88 @@
+"""Hostile input (issue 22): memory proportional to the input, limits named for what they
+are, long lines shown as a window. Memory is counted with tracemalloc (bytes allocated,
+the same on every run), never timed; benchmarks/bench_hostile.py measures the whole
+commands' peak resident memory."""
+
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+
+import goi
+from goi.semantics import exitcodes
+from goi.semantics.errors import LimitError, ParseError
+from goi.semantics.graph import Graph
+from goi.semantics.parser import parse
+
+
+def peak_bytes(fn, *args) -> int:
+    tracemalloc.start()
+    try:
+        fn(*args)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_block_comment_costs_memory_in_proportion_to_its_length():
+    """A comment of 1 MiB once took 147 MB in the lexer's regular expression (a group
+    repeated once per character); 16 MiB took 3.3 GB."""
+    parse("1")  # build the parser first
+    text = "(* " + "x(*" * (1 << 18) + " *) 1"
+    assert peak_bytes(parse, text) <= 4 * len(text) + (1 << 20)
+
+
+def nested_decouplings(n: int) -> str:
+    return "".join(f"let f{i} @ p{i} = " for i in range(n)) + "{1}" + "".join(f" in f{i} p{i}" for i in reversed(range(n)))
+
+
+def test_nested_decouplings_run_in_memory_that_grows_with_them_not_with_their_square():
+    """5,000 nested decouplings (170 KB) took 2.07 GB: each dissolved box's content passes
+    through its parent, whose member set kept the table of its largest size while deleted
+    boxes waited, in reference cycles, for a full collection."""
+    goi.run("1")
+    small = peak_bytes(goi.run, nested_decouplings(150))
+    large = peak_bytes(goi.run, nested_decouplings(300))
+    assert large <= 2.5 * small, (small, large)  # 3.4 before the fix
+
+
+def test_a_deleted_box_gives_back_the_memory_of_its_members():
+    g = Graph()
+    outer = g.new_box(None)
+    inner = g.new_box(outer)
+    nodes = [g.new_node("c", inner, 0, 1) for _ in range(2000)]
+    for node in nodes:
+        g.move_node(node, outer)
+    g.delete_box(inner)
+    assert sys.getsizeof(inner.nodes) == sys.getsizeof(set())
+
+
+def test_a_long_chain_of_operators_is_refused_as_a_chain_and_deep_nesting_as_nesting():
+    """A flat sum is not nested by its author: it is refused as a chain too long (operators
+    associate to the left, each is a level), with the way out; deep binders are nesting."""
+    with pytest.raises(LimitError, match=r"chain of [\d,]+ or more operands .*bind parts of the chain with let"):
+        parse(" + ".join(["1"] * 400))
+    with pytest.raises(LimitError, match="nested too deeply"):
+        parse("(λx. " * 400 + "1" + ")" * 400)
+
+
+def test_a_flat_sum_beyond_the_deep_stack_ends_with_one_message():
+    proc = subprocess.run([sys.executable, "-m", "goi", "run", "-"], input=" + ".join(["1"] * 40_000).encode(),
+                          capture_output=True, timeout=300)
+    assert proc.returncode == exitcodes.BAD_INPUT and b"Traceback" not in proc.stderr
+    assert b"limit error: the program has a chain of" in proc.stderr and b"nested too deeply" not in proc.stderr
+
+
+def test_an_error_on_a_long_line_shows_a_window_of_it():
+    """The offending line was printed whole: 16 MiB of output for an unterminated comment."""
+    text = "1 + " * 5000 + "x" + " + 1" * 5000
+    with pytest.raises(Exception) as info:
+        goi.check(text)
+    shown = info.value.render(text).splitlines()
+    assert len(shown[1]) < 130 and shown[1].strip().startswith("…") and shown[1].endswith("…")
+    assert shown[2].index("^") == shown[1].index("x")
+    unterminated = "(* " + "x" * 100_000
+    with pytest.raises(ParseError) as info:
+        parse(unterminated)
+    assert len(info.value.render(unterminated)) < 300

@@ -205,12 +205,14 @@ class Execution:
                 make_checks(names, check_mode=check_mode, stability_mode=stability_mode, determinism_paths=determinism_paths),
             )
 
-    def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None) -> Result:
-        """Run from the initial state to an outcome (at most `max_steps` transitions)."""
+    def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None,
+            stop: Optional[Callable[[], Optional[str]]] = None) -> Result:
+        """Run from the initial state to an outcome (at most `max_steps` transitions; `stop`,
+        asked now and then, may end it as a budget "time" by returning a reason)."""
         if max_steps < 0:
             raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
         m = self.machine
-        outcome: Outcome = self.monitor.run(max_steps, trace) if self.monitor else m.run(max_steps, trace)
+        outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
         rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != "gc"}
         gc = None
         if self.collector is not None:

@@ -103,14 +103,16 @@ def cmd_equiv(args, _source) -> int:
         elif search.verdict == "refuted":
             pv = search.program_verdict
             assert pv is not None and search.programs is not None
-            say(f"NOT EQUIVALENT: the context  {search.context}  separates them (after {search.contexts} contexts)")
+            cut = "; the time budget ended its shrinking, it may not be the smallest" if search.timed_out else ""
+            say(f"NOT EQUIVALENT: the context  {search.context}  separates them (after {search.contexts} contexts{cut})")
             say(f"  C[t0] = {search.programs[0]}")
             say(f"  C[t1] = {search.programs[1]}")
             say(f"  {pv.verdict}: {pv.reason}")
             _say_witness(say, pv)
         else:
+            stopped = f"; the time budget (--timeout {args.timeout:g}) ended the search" if search.timed_out else ""
             say(f"NO SEPARATING CONTEXT FOUND in {search.contexts} contexts ({search.unknown} undecided, "
-                f"{search.skipped} skipped); this is not a proof of equivalence")
+                f"{search.skipped} skipped{stopped}); this is not a proof of equivalence")
         return VERDICT_EXIT[search.verdict]
 
     judgements = []

@@ -28,12 +28,13 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from goi import api
 from goi.semantics.symbolic import Expr, SymbolicField, evaluate_all, show
 from goi.semantics.types import F
 
+from .deadline import Deadline
 from .solver import Side, differ_query, rational_candidates
 
 EQUIVALENT = "equivalent"
@@ -61,6 +62,7 @@ class SymbolicRun:
     transitions: int
     nodes: int  # distinct expressions built
     reason: str = ""
+    limit: str = ""  # for budget: which one ("time": the decision's deadline)
 
     @property
     def side(self) -> Side:
@@ -85,23 +87,24 @@ class SymbolicRun:
 
 
 def symbolic_run(program: api.Program, *, division: str = "total", max_steps: int = api.DEFAULT_MAX_STEPS,
-                 max_nodes: int = api.DEFAULT_MAX_NODES) -> SymbolicRun:
+                 max_nodes: int = api.DEFAULT_MAX_NODES, stop: Optional[Callable[[], Optional[str]]] = None) -> SymbolicRun:
     """Run a closed program on the symbolic field: its value as an expression over q0 … q(n-1),
-    the values of its provisional constants in p⃗ order."""
+    the values of its provisional constants in p⃗ order. (`stop` as for Machine.run.)"""
     symbolic = SymbolicField(division)
     execution = api.prepare(program, field=symbolic, division=division, max_nodes=max_nodes)
-    outcome = execution.machine.run(max_steps)
+    outcome = execution.machine.run(max_steps, stop=stop)
     value = outcome.value
     if outcome.status == "final" and not isinstance(value, (Expr, tuple)):
         value = "λ"
     return SymbolicRun(execution.judgement, outcome.status, value if outcome.status == "final" else None,
-                       tuple(symbolic.denominators), outcome.steps, symbolic.nodes, outcome.reason)
+                       tuple(symbolic.denominators), outcome.steps, symbolic.nodes, outcome.reason, outcome.limit)
 
 
-def exact_outcome(program: api.Program, point: Sequence[Fraction], division: str) -> tuple[str, Optional[Outcome]]:
+def exact_outcome(program: api.Program, point: Sequence[Fraction], division: str,
+                  stop: Optional[Callable[[], Optional[str]]] = None) -> tuple[str, Optional[Outcome]]:
     """The exact machine's outcome with params = point: ("final"/"undefined", value) or
     (other status, None)."""
-    result = api.run(program, params=point, division=division)
+    result = api.prepare(program, params=point, division=division).run(stop=stop)
     if result.status == "final":
         assert isinstance(result.value, Fraction)
         return "final", result.value
@@ -206,12 +209,12 @@ class Verdict:
 
 
 def _replay(program0, program1, run0: SymbolicRun, run1: SymbolicRun, sigma: Sequence[int], point: Sequence[Fraction],
-            division: str) -> Optional[tuple[Outcome, Outcome]]:
+            division: str, deadline: Deadline) -> Optional[tuple[Outcome, Outcome]]:
     """Both programs on the exact machine at q⃗ and σ q⃗; each also read off its symbolic
     value, which must agree (else Inconsistency). None when a run could not finish."""
     moved = [point[i] for i in sigma]
-    status0, exact0 = exact_outcome(run0.judgement, point, division)
-    status1, exact1 = exact_outcome(run1.judgement, moved, division)
+    status0, exact0 = exact_outcome(run0.judgement, point, division, deadline.stop)
+    status1, exact1 = exact_outcome(run1.judgement, moved, division, deadline.stop)
     for status, exact, run, at in ((status0, exact0, run0, point), (status1, exact1, run1, moved)):
         if exact is None:
             return None
@@ -226,10 +229,13 @@ def _replay(program0, program1, run0: SymbolicRun, run1: SymbolicRun, sigma: Seq
 
 def program_equivalence(program0: api.Program, program1: api.Program, *, division: str = "total", timeout: float = 10.0,
                         max_permutations: int = 720, max_steps: int = api.DEFAULT_MAX_STEPS,
-                        max_nodes: int = api.DEFAULT_MAX_NODES) -> Verdict:
-    """Decide Def. "Program equivalence" for two closed programs (module docstring)."""
+                        max_nodes: int = api.DEFAULT_MAX_NODES, deadline: Optional[Deadline] = None) -> Verdict:
+    """Decide Def. "Program equivalence" for two closed programs (module docstring).
+    `timeout` bounds the whole decision: both symbolic runs, every z3 query (in time and in
+    z3's resource units), the minimisation of witnesses and their exact replays; or
+    `deadline`, shared with a caller deciding more than one pair (goi equiv --terms)."""
     started = time.perf_counter()
-    deadline = started + timeout
+    deadline = deadline or Deadline(timeout)
     j0, j1 = api.judge(program0), api.judge(program1)
     verdict = Verdict(UNKNOWN, "", division, (tuple(j0.params), tuple(j1.params)))
 
@@ -248,8 +254,14 @@ def program_equivalence(program0: api.Program, program1: api.Program, *, divisio
         show_params = lambda p: "(" + ", ".join(map(str, p)) + ")"  # noqa: E731
         return done(NOT_COMPARABLE, f"the parameter vectors {show_params(j0.params)} and {show_params(j1.params)} are not "
                                     "permutations of each other (decoupling observes the difference)")
-    run0 = symbolic_run(j0, division=division, max_steps=max_steps, max_nodes=max_nodes)
-    run1 = symbolic_run(j1, division=division, max_steps=max_steps, max_nodes=max_nodes)
+    runs = []
+    for which, j in (("first", j0), ("second", j1)):
+        run = symbolic_run(j, division=division, max_steps=max_steps, max_nodes=max_nodes, stop=deadline.stop)
+        if run.limit == "time":
+            return done(UNKNOWN, f"timeout: {deadline.reason()} during the {which} program's symbolic run "
+                                 f"(after {run.transitions} transitions)")
+        runs.append(run)
+    run0, run1 = runs
     verdict.symbolic = (run0.text(), run1.text())
     for which, run in (("first", run0), ("second", run1)):
         if run.status not in ("final", "undefined"):
@@ -257,12 +269,10 @@ def program_equivalence(program0: api.Program, program1: api.Program, *, divisio
     n = len(j0.params)
     unknowns: list[str] = []
     for sigma in itertools.islice(sigmas, min(max_permutations, sys.maxsize)):
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            unknowns.append("timeout")
+        if deadline.expired():
             break
         verdict.tried += 1
-        answer = differ_query(run0.side, run1.side, n, sigma, int(remaining * 1000))
+        answer = differ_query(run0.side, run1.side, n, sigma, deadline)
         verdict.solver_seconds += answer.seconds
         if answer.status == "unsat":
             verdict.permutation = list(sigma)
@@ -273,12 +283,18 @@ def program_equivalence(program0: api.Program, program1: api.Program, *, divisio
             continue
         assert answer.model is not None
         for point in rational_candidates(answer.model):
-            replayed = _replay(program0, program1, run0, run1, sigma, point, division)
+            replayed = _replay(program0, program1, run0, run1, sigma, point, division, deadline)
             if replayed is not None and replayed[0] != replayed[1]:
                 verdict.refutations.append(Refutation(list(sigma), point, replayed[0], replayed[1]))
                 break
+            if deadline.expired():
+                unknowns.append(f"{deadline.reason()} while replaying z3's witness on the exact machine")
+                break
         else:
             unknowns.append("z3's witness is irrational and no rational near it separates the programs")
+    tried = f"{verdict.tried} of the {count} permutations consistent with the values" if count > 1 else ""
+    if deadline.expired() and verdict.tried < count:
+        unknowns.append(f"timeout: {deadline.reason()}" + (f"; {tried} were tried" if tried else ""))
     if unknowns:
         return done(UNKNOWN, "; ".join(dict.fromkeys(unknowns)))
     if verdict.tried < count:

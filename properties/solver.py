@@ -15,6 +15,8 @@ import z3
 
 from goi.semantics.symbolic import Expr, fold
 
+from .deadline import Deadline
+
 
 def real(v: Fraction, ctx: z3.Context) -> z3.ArithRef:
     """An exact rational as a z3 real."""
@@ -67,12 +69,13 @@ class Answer:
 SMALL_VALUES = [Fraction(v) for v in (0, 1, -1, 2, -2, 3, -3)] + [Fraction(1, 2), Fraction(-1, 2)]
 
 
-def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], timeout_ms: int) -> Answer:
+def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], deadline: Deadline) -> Answer:
     """Is there q⃗ ∈ Fⁿ at which left(q⃗) and right(σ q⃗) differ? (σ: the right program's j-th
     parameter is the left's right_to_left[j].) Differ means: one undefined and the other
     not, or both defined with different values. A sat answer comes with a witness made
     small where possible: each variable in turn is pinned to 0, 1, −1, 2, … if the formula
-    stays satisfiable (as Alive2 minimises its counterexamples)."""
+    stays satisfiable (as Alive2 minimises its counterexamples). Every check z3 makes is
+    bounded by what is left of `deadline`, in time and in z3's resource units."""
     started = time.perf_counter()
     ctx = z3.Context()
     q = [z3.Real(f"q{i}", ctx) for i in range(n)]
@@ -86,6 +89,12 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         conditions = [convert(d) == convert.zero for d in side.denominators]
         return z3.Or(*conditions) if conditions else false
 
+    def check(most_ms: int = 0):
+        milliseconds = deadline.z3_milliseconds() if not most_ms else min(most_ms, deadline.z3_milliseconds())
+        solver.set("timeout", milliseconds)
+        solver.set("rlimit", deadline.z3_rlimit())
+        return solver.check()
+
     u0, u1 = undefined(left, convert_left), undefined(right, convert_right)
     if left.value is None or right.value is None:
         values_differ = false
@@ -93,30 +102,26 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         values_differ = convert_left(left.value) != convert_right(right.value)
     differ = z3.Or(u0 != u1, z3.And(z3.Not(u0), z3.Not(u1), values_differ))
     solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", max(1, timeout_ms))
     solver.add(differ)
-    verdict = solver.check()
+    verdict = check()
     if verdict == z3.unsat:
         return Answer("unsat", "no q⃗ makes them differ", time.perf_counter() - started)
     if verdict != z3.sat:
-        return Answer("unknown", f"z3: {solver.reason_unknown()}", time.perf_counter() - started)
+        return Answer("unknown", _unknown(solver, deadline), time.perf_counter() - started)
     # Minimise: pin variables to small values while the formula stays satisfiable.
-    deadline = started + timeout_ms / 1000
     pinned: dict[int, Fraction] = {}
     for i in range(n):
         for v in SMALL_VALUES:
-            remaining = int((deadline - time.perf_counter()) * 1000)
-            if remaining <= 0:
+            if deadline.expired():
                 break
             solver.push()
             solver.add(q[i] == real(v, ctx))
-            solver.set("timeout", max(1, min(remaining, 2000)))
-            if solver.check() == z3.sat:
+            if check(most_ms=2000) == z3.sat:
                 pinned[i] = v
                 break
             solver.pop()
-    if solver.check() != z3.sat:  # cannot happen: every push kept was sat; be safe
-        return Answer("unknown", "z3 lost its model while minimising", time.perf_counter() - started)
+    if check() != z3.sat:  # every push kept was sat: only the budget can lose the model
+        return Answer("unknown", _unknown(solver, deadline), time.perf_counter() - started)
     model = solver.model()
     values: list = []
     for i in range(n):
@@ -131,6 +136,13 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         else:
             values.append(None)  # the formula does not constrain it
     return Answer("sat", "z3 found q⃗", time.perf_counter() - started, values)
+
+
+def _unknown(solver: z3.Solver, deadline: Deadline) -> str:
+    reason = solver.reason_unknown()
+    if reason in ("timeout", "canceled", "max. resource limit exceeded"):
+        return f"z3 stopped: {reason} ({deadline.reason()})" if deadline.expired() else f"z3 stopped: {reason}"
+    return f"z3: {reason}"
 
 
 def rational_candidates(model: list, tries: int = 6) -> list[list[Fraction]]:

@@ -31,6 +31,7 @@ from goi.semantics.errors import GoiError
 from goi.semantics.pretty import pretty
 from goi.semantics.types import Type, Vec
 
+from .deadline import Deadline
 from .equivalence import NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, Verdict, program_equivalence
 
 REFUTED = "refuted"
@@ -64,6 +65,7 @@ class ContextSearch:
     seconds: float = 0.0
     examples: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    timed_out: bool = False  # the time budget ended the search, or the shrinking of the context found, early
 
     def to_json(self) -> dict:
         return {
@@ -77,16 +79,19 @@ class ContextSearch:
             "programs": list(self.programs) if self.programs else None,
             "program_verdict": self.program_verdict.to_json() if self.program_verdict else None,
             "context_kinds": self.kinds,
+            "timed_out": self.timed_out,
             "seconds": round(self.seconds, 6),
         }
 
 
 def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[str, Type]] = (), examples: int = 100,
-                     division: str = "total", timeout: float = 5.0, seed: Optional[int] = 0, max_depth: int = 3,
-                     deadline: Optional[float] = None) -> ContextSearch:
+                     division: str = "total", timeout: float = 10.0, seed: Optional[int] = 0, max_depth: int = 3,
+                     deadline: Optional[Deadline] = None) -> ContextSearch:
     """Search up to `examples` contexts for one that separates two terms (module docstring).
-    `timeout` bounds each program check; `deadline` (seconds) the whole search."""
+    `timeout` (or `deadline`) bounds the whole search: every program check takes what is
+    left of it, and the search stops when it is spent (`timed_out`)."""
     started = time.perf_counter()
+    deadline = deadline or Deadline(timeout)
     closed0, closed1 = close(term0, context), close(term1, context)
     j0, j1 = api.judge(closed0), api.judge(closed1)
     if j0.type != j1.type:
@@ -94,13 +99,14 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
     if _mentions_vector(j0.type):
         raise GoiError(f"terms of type {j0.type} mention a vector type; contexts for them are not generated")
     search = ContextSearch(NONE_FOUND, j0.type)
-    stop_at = None if deadline is None else started + deadline
     counting = [True]
+    separating: dict[str, Verdict] = {}  # each separating context's verdict, by its text
 
     def separates(drawn) -> bool:
         plug, kind = drawn
-        if stop_at is not None and time.perf_counter() > stop_at and counting[0]:
-            return False
+        if deadline.expired():
+            search.timed_out = True
+            raise _OutOfTime  # Hypothesis would go on drawing (and shrinking) its examples
         try:
             p0, p1 = plug(closed0), plug(closed1)
             api.judge(p0)
@@ -109,7 +115,7 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
             if counting[0]:
                 search.skipped += 1
             return False
-        verdict = program_equivalence(p0, p1, division=division, timeout=timeout)
+        verdict = program_equivalence(p0, p1, division=division, deadline=deadline)
         if counting[0]:
             search.contexts += 1
             search.kinds[kind] = search.kinds.get(kind, 0) + 1
@@ -119,9 +125,12 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
             search.shrink_steps += 1
         if verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
             counting[0] = False
+            separating[show_context(plug)] = verdict
+            smallest[:] = [plug]  # the shrinker only tries smaller contexts
             return True
         return False
 
+    smallest: list = []
     try:
         plug, _kind = find(
             contexts(j0.type, max_depth=max_depth),
@@ -131,16 +140,25 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
                               suppress_health_check=list(HealthCheck)),
             random=None if seed is None else random.Random(seed),
         )
+    except _OutOfTime:
+        if not smallest:
+            return _ended(search, started)
+        plug = smallest[0]  # shrinking was cut short: the smallest separating context so far
     except (NoSuchExample, Unsatisfiable):
-        search.seconds = time.perf_counter() - started
-        search.examples = search.contexts + search.skipped
-        return search
-    # find returns the minimal example; decide it once more for its verdict
-    p0, p1 = plug(closed0), plug(closed1)
+        return _ended(search, started)
+    # find returns the minimal separating context: its verdict was kept when it was decided
     search.verdict = REFUTED
     search.context = show_context(plug)
-    search.programs = (pretty(p0), pretty(p1))
-    search.program_verdict = program_equivalence(p0, p1, division=division, timeout=timeout)
+    search.programs = (pretty(plug(closed0)), pretty(plug(closed1)))
+    search.program_verdict = separating[search.context]
+    return _ended(search, started)
+
+
+class _OutOfTime(Exception):
+    """The search's time budget is spent: ends Hypothesis' find at once."""
+
+
+def _ended(search: ContextSearch, started: float) -> ContextSearch:
     search.seconds = time.perf_counter() - started
     search.examples = search.contexts + search.skipped
     return search

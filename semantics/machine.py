@@ -103,6 +103,9 @@ class Step:
         }
 
 
+STOP_EVERY = 256  # transitions between two questions to a run's `stop`
+
+
 @dataclass
 class Outcome:
     status: str  # final | stuck | budget | undefined
@@ -110,7 +113,7 @@ class Outcome:
     steps: int = 0
     counts: Counter = field(default_factory=Counter)
     reason: str = ""
-    limit: str = ""  # for budget: which one ("steps", "nodes", "digits")
+    limit: str = ""  # for budget: which one ("steps", "nodes", "digits"; "time" for a caller's stop)
 
     @property
     def passes(self) -> int:
@@ -216,12 +219,20 @@ class Machine:
         )
 
     # ---- running -----------------------------------------------------------------
-    def run(self, max_steps: int = 1_000_000, trace: Optional[Callable[[Step], None]] = None) -> Outcome:
+    def run(self, max_steps: int = 1_000_000, trace: Optional[Callable[[Step], None]] = None,
+            stop: Optional[Callable[[], Optional[str]]] = None) -> Outcome:
+        """Run to an outcome. `stop`, asked every STOP_EVERY transitions, is the caller's own
+        budget (`goi equiv`'s deadline): a reason it returns ends the run as a budget whose
+        limit is "time"."""
         while True:
             if self.is_final():
                 return Outcome("final", self.token.stack[0], self.steps, Counter(self.counts))
             if self.steps >= max_steps:
                 return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached", "steps")
+            if stop is not None and self.steps % STOP_EVERY == 0:
+                reason = stop()
+                if reason:
+                    return Outcome("budget", None, self.steps, Counter(self.counts), reason, "time")
             if len(self.graph.nodes) > self.max_nodes:
                 return Outcome("budget", None, self.steps, Counter(self.counts),
                                f"the graph has {len(self.graph.nodes)} nodes (--max-nodes {self.max_nodes})", "nodes")

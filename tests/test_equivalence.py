@@ -22,6 +22,7 @@ from goi.properties.equivalence import (
     program_equivalence,
     symbolic_run,
 )
+from goi.properties.deadline import Deadline
 from goi.properties.profiles import config
 from goi.properties.runner import Finding
 from goi.properties.term_equivalence import NONE_FOUND, REFUTED, term_equivalence
@@ -152,6 +153,66 @@ def test_programs_not_of_type_F_are_not_comparable():
 def test_a_timeout_is_unknown_never_equivalent():
     v = program_equivalence("{1} + {2}", "{2} + {1}", timeout=1e-9)
     assert v.verdict == UNKNOWN and "timeout" in v.reason
+
+
+# ---- the time budget bounds the whole decision (counted on a clock the test moves) --------
+
+class TickingClock:
+    """A clock that advances one second each time it is read: a budget of k seconds is k reads."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_the_budget_stops_a_symbolic_run_that_would_take_longer():
+    program = " + ".join(["{1}"] * 200)  # the symbolic run takes ~1,500 transitions
+    clock = TickingClock()
+    v = program_equivalence(program, program, deadline=Deadline(2.5, clock))
+    assert v.verdict == UNKNOWN and "during the first program's symbolic run" in v.reason and v.tried == 0
+    assert clock.now <= 4  # the run asked the clock every 256 transitions, not every one
+
+
+def test_the_budget_ends_the_permutations_and_says_how_many_were_tried():
+    twelve = " + ".join(["{1}"] * 12)  # 12! = 479,001,600 permutations, all consistent
+    clock = TickingClock()
+    v = program_equivalence(twelve, twelve + " + 1", deadline=Deadline(40, clock), max_permutations=10**30)
+    assert v.verdict == UNKNOWN and v.permutations == 479_001_600 and 0 < v.tried < 40
+    assert f"{v.tried} of the 479001600 permutations consistent with the values were tried" in v.reason
+
+
+def test_z3_stops_at_its_resource_limit_whatever_its_timer(monkeypatch):
+    """z3's timer may fail to interrupt nonlinear search; its resource units are counted,
+    the same on every run: a budget of a few units ends every query unknown."""
+    from goi.properties import deadline as budget
+
+    monkeypatch.setattr(budget, "Z3_RLIMIT_PER_SECOND", 1)
+    v = program_equivalence("({1} + {2}) * ({1} - {2})", "{1} * {1} - {2} * {2}", timeout=50)
+    assert v.verdict == UNKNOWN and "max. resource limit exceeded" in v.reason
+
+
+def test_the_budget_bounds_a_context_search_as_a_whole():
+    clock = TickingClock()
+    search = term_equivalence(parse("λx:F. x * {2}"), parse("λy:F. {2} * y"), examples=200, deadline=Deadline(60, clock))
+    assert search.verdict == "none found" and search.timed_out and search.contexts < 200
+    assert search.to_json()["timed_out"] is True
+    found = term_equivalence(parse("λx:F. x * {2}"), parse("λx:F. x + {2}"), examples=100)
+    assert found.verdict == "refuted" and not found.timed_out and found.program_verdict.verdict == "not equivalent"
+
+
+def test_the_machine_asks_its_stop_every_256_transitions():
+    asked = []
+
+    def stop():
+        asked.append(execution.machine.steps)
+        return "enough" if len(asked) == 3 else None
+
+    execution = goi.prepare(" + ".join(["1"] * 400))
+    result = execution.run(stop=stop)
+    assert asked == [0, 256, 512] and result.status == "budget" and result.limit == "time" and result.reason == "enough"
 
 
 def test_a_difference_only_at_irrational_points_is_unknown():

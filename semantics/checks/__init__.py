@@ -261,14 +261,14 @@ class Monitor:
             finally:
                 seconds[name] += clock() - start
 
-    def run(self, max_steps: int = 1_000_000, trace=None):
+    def run(self, max_steps: int = 1_000_000, trace=None, stop=None):
         from ..machine import Outcome
 
         m = self.machine
         try:
             for check in self.checks:
                 self._timed(check, "initial")
-            outcome = m.run(max_steps, trace)
+            outcome = m.run(max_steps, trace, stop)
             for check in self.checks:
                 self._timed(check, "at_end", outcome)
             return outcome

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Sequence, Union
 
+from . import reaper
+
 MAX_OUTPUT = 4 * 1024 * 1024
 POLL = 0.01
 
@@ -92,8 +94,9 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
         out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             try:
+                token = reaper.new_token()
                 proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL if uses_file else subprocess.PIPE, stdout=out,
-                                        stderr=err, start_new_session=True)
+                                        stderr=err, start_new_session=True, env=reaper.marked(token))
             except OSError as exc:
                 return Answer("crash", message=f"cannot start {argv[0]}: {exc.strerror}", seconds=time.perf_counter() - started)
             if not uses_file:
@@ -115,6 +118,7 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
                 time.sleep(POLL)
             _kill_group(proc)
             proc.wait()
+            reaper.end_marked(token)  # what left the group (setsid, a double fork) too
         seconds = time.perf_counter() - started
         stdout = _read(out_path)
         stderr = _read(err_path)
@@ -267,6 +271,7 @@ class Session:
             raise ValueError("the persistent protocol reads programs on standard input: no {file} in the command")
         self.command, self.timeout, self.memory_mb, self.startup = list(command), timeout, memory_mb, startup
         self.proc: Optional[subprocess.Popen] = None
+        self.token = ""  # the mark of the running session's processes (properties/reaper.py)
         self.stderr = None
         self.buffer = b""
         self.next_id = 0
@@ -290,9 +295,10 @@ class Session:
         if self.memory_mb is not None:
             argv = [sys.executable, "-c", _LIMITER, str(self.memory_mb), *argv]
         self.stderr = tempfile.TemporaryFile()
+        self.token = reaper.new_token()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                                         start_new_session=True)
+                                         start_new_session=True, env=reaper.marked(self.token))
         except OSError as exc:
             self.proc = None
             return Answer("crash", message=f"cannot start {argv[0]}: {exc.strerror}")
@@ -379,6 +385,7 @@ class Session:
                     pass
             self.proc.wait()
             self.proc = None
+            reaper.end_marked(self.token)  # what left the group (setsid, a double fork) too
         if self.stderr is not None:
             self.stderr.close()
             self.stderr = None

@@ -9,11 +9,13 @@ the warm-up's, under its own 30-s timeout); shrunk programs are compared in cano
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
-from collections import Counter
+import signal
 import subprocess
 import sys
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -399,3 +401,37 @@ def test_the_documented_sexp_printer():
     assert show(parse("let f @ p = λx. {2} * x in f p (-1)")) == "(decouple (f p) (lambda (x) (* (prov 2) x)) ((f p) -1))"
     with pytest.raises(Inexpressible):
         show(parse("A(f, x). 0"))
+
+
+# ---- nothing is left running ----------------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] not in "ZX"  # a zombie has ended
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="processes are followed through /proc (Linux)")
+@pytest.mark.parametrize("protocol", ["oneshot", "lines"])
+def test_a_process_that_leaves_its_group_is_ended_too(tmp_path, protocol):
+    """The mock double-forks a sleeper into a session of its own (setsid) for each program;
+    killing the implementation's process group does not reach it. After goi oracle, none
+    is left."""
+    command = mock("escape_with_setsid", *(["--lines"] if protocol == "lines" else []))
+    env = dict(os.environ, ESCAPEE_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "goi", "oracle", "--impl", " ".join(map(shlex.quote, command)),
+                           "--protocol", protocol, "--max-programs", "3", "--no-corpus", "--timeout", "60"],
+                          capture_output=True, env=env, timeout=600)
+    pids = [int(p.read_text()) for p in tmp_path.glob("*.pid")]
+    try:
+        assert proc.returncode == exitcodes.OK, proc.stderr[-600:]
+        assert pids, "the mock left no sleeper to look for"
+        assert [pid for pid in pids if _alive(pid)] == []
+    finally:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

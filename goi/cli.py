@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
 from . import cli_equiv, cli_oracle, cli_report, cli_test, show
+from .files import writable_directory
 from .semantics import exitcodes
 from .semantics.stack import interrupt_requested, polled
 from .semantics.errors import TOO_DEEP, BudgetError, GoiError, ReadError, UsageError
@@ -314,10 +315,7 @@ def cmd_run(args, source: str) -> int:
 
     dump = None
     if args.dot is not None:
-        try:
-            os.makedirs(args.dot, exist_ok=True)
-        except OSError as exc:
-            raise ReadError(f"--dot {args.dot}: cannot make the directory: {exc.strerror}") from None
+        writable_directory("--dot", args.dot)
 
         dot_files = {"written": 0, "skipped": 0, "bytes": 0}
 

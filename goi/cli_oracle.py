@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from fractions import Fraction
 
+from .files import writable_directory
 from .semantics import exitcodes
 from .show import to_text as _show
 from .semantics.errors import ReadError, UsageError
@@ -89,6 +90,8 @@ def cmd_oracle(args, _source) -> int:
     )
     if args.replay is not None or args.replay_program is not None:
         return replay(args, config)
+    if args.out:
+        writable_directory("--out", args.out)  # before the run, not after it
     PROGRESS.quiet = args.json
 
     def progress(stage: str, done: int, total: int) -> None:
@@ -271,10 +274,7 @@ def _answer(answer) -> str:
 
 def write_out(directory: str, report) -> None:
     """Each shrunk failure (and corpus failure) as a standalone program and its expectation."""
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as exc:
-        raise ReadError(f"--out {directory}: cannot make the directory: {exc.strerror}") from None
+    writable_directory("--out", directory)
     items = [(klass, s.case) for klass, s in report.shrunk.items()]
     items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case) for case in report.corpus]
     for stem, case in items:

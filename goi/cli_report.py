@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .files import writable_directory
 from .semantics import exitcodes
 from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
 
@@ -21,6 +22,7 @@ def cmd_report(args, _source) -> int:
     from .reports.collect import SCHEMA, merge, section_from
     from .reports.pictures import MissingExtra
 
+    writable_directory("--out", args.out)  # before the run, not after it
     if args.source:
         parts = [_read_json(source, "--from") for source in args.source]
         for source, part in zip(args.source, parts):

@@ -86,3 +86,27 @@ def test_an_error_on_a_long_line_shows_a_window_of_it():
     with pytest.raises(ParseError) as info:
         parse(unterminated)
     assert len(info.value.render(unterminated)) < 300
+
+
+# ---- an output folder that cannot be written is refused before the work -------------------
+
+def test_an_unwritable_out_is_refused_before_the_run(tmp_path, monkeypatch, capsys):
+    from goi import reports
+    from goi.cli import main
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    marker = tmp_path / "called"
+    impl = f"{sys.executable} -c \"open('{marker}', 'w'); print(0)\""
+    assert main(["oracle", "--impl", impl, "--out", str(a_file), "--max-programs", "2"]) == exitcodes.BAD_INPUT
+    assert "--out" in capsys.readouterr().err and not marker.exists()  # the implementation never ran
+
+    def collect(*_args, **_kwargs):
+        raise AssertionError("the properties ran before --out was tried")
+
+    monkeypatch.setattr(reports, "collect", collect)
+    for out in (str(a_file), "/proc/self/goi-report", "/proc/self"):
+        assert main(["report", "--out", out]) == exitcodes.BAD_INPUT
+        assert f"--out {out}:" in capsys.readouterr().err
+    assert main(["run", "--dot", str(a_file), "-e", "1"]) == exitcodes.BAD_INPUT
+    assert "it exists and is not a directory" in capsys.readouterr().err

@@ -122,6 +122,7 @@ class _Checker:
         self.auto_names = _name_supply(self.user_names)
         self.binding_site: dict[str, S.Term] = {}
         self.decouplings: list[str] = []
+        self.renamed: dict[str, str] = {}  # a name given apart (a1) → the user's (a)
 
     def operators(self) -> dict[int, str]:
         resolved: dict[int, str] = {}
@@ -222,7 +223,16 @@ class _Checker:
 
     def error(self, term: S.Term, message: str) -> TypeCheckError:
         pos = term.pos
-        return TypeCheckError(readable_unknowns(message), pos.line if pos else None, pos.column if pos else None)
+        return TypeCheckError(readable_unknowns(self.explain_renamed(message)), pos.line if pos else None,
+                              pos.column if pos else None)
+
+    def explain_renamed(self, message: str) -> str:
+        """A name the user gave twice (A_a inside A_a) is renamed apart (a1): a message that
+        shows it says whose it is."""
+        shown = dict.fromkeys(n for n in re.findall(r"\bV_([a-z][A-Za-z0-9']*)", message) if n in self.renamed)
+        notes = [f"V_{n} is the name {self.renamed[n]} of the decoupling {self.show(self.binding_site[n])}, renamed "
+                 f"apart from another decoupling that also names it {self.renamed[n]}" for n in shown]
+        return message + "".join(f" ({note})" for note in notes)
 
     # ---- annotations -----------------------------------------------------------
     def annotation(self, t: Type, names: dict[str, str], where: S.Term) -> Type:
@@ -246,6 +256,7 @@ class _Checker:
         elif preferred is not None:
             taken = self.allocated | self.user_names
             name = next(n for n in (f"{preferred}{i}" for i in itertools.count(1)) if n not in taken)
+            self.renamed[name] = preferred
         else:
             name = next(n for n in self.auto_names if n not in self.allocated)
         self.allocated.add(name)

@@ -265,3 +265,14 @@ def test_inference_work_grows_linearly(family):
     small, large = _work(family(100)), _work(family(200))
     assert large <= 2.5 * small, (small, large)
     assert large <= 100 * 200, large
+
+
+@pytest.mark.parametrize("text", ["A_a(f,x). A_a(g,y). x • y", "let f @_a p = {1} in let g @_a q = {2} in p • q",
+                                  "(A_a(f,x). x • x) (A_a(g,y). y)"])
+def test_a_name_renamed_apart_is_explained_in_the_message(text):
+    """The user wrote a twice; the second became a1, which the message must not leave bare."""
+    with pytest.raises(TypeCheckError) as info:
+        check_program(text)
+    message = info.value.message
+    assert "V_a1" in message and "V_a1 is the name a of the decoupling `" in message, message
+    assert "renamed apart from another decoupling that also names it a" in message

@@ -20,7 +20,7 @@ from hypothesis import reproduce_failure, settings
 from goi.semantics.stack import interrupt_taken
 
 from . import coverage, suite
-from .profiles import config, register
+from .profiles import config, database_unreachable, register
 from .progress import PROGRESS
 from .runner import BudgetFinding, Finding
 
@@ -115,6 +115,9 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
             finding = f"[{name}] {len(stopped)} example(s) not decided: {message}"
     except (BaseExceptionGroup, Exception) as raised:  # a Finding, or the machine itself raising
         exc = _first_failure(raised)
+        lost = database_unreachable(exc)
+        if lost is not None:  # the example database, not the property: an I/O error
+            raise lost from None
         blob = _blob_of(exc) or _blob_of(raised)
         stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
         if isinstance(exc, hypothesis.errors.DidNotReproduce) and stopped:  # a replayed budget example

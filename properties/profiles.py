@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 from hypothesis import HealthCheck, settings
 
+from goi.semantics.errors import ReadError
+
 SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
 # Hypothesis' own profiles, as Hypothesis defines them (before ours replace the name "ci").
@@ -72,9 +74,30 @@ def shared_database():
         raise UnknownProfile("GOI_HYPOTHESIS_REDIS is set, but the redis package is missing: "
                              "pip install 'goi-abductive[redis]'") from None
     try:
-        return RedisExampleDatabase(Redis.from_url(url))
+        client = Redis.from_url(url, socket_connect_timeout=REDIS_SECONDS, socket_timeout=REDIS_SECONDS)
     except ValueError as exc:
         raise UnknownProfile(f"GOI_HYPOTHESIS_REDIS={url!r} is not a Redis URL ({exc})") from None
+    try:
+        client.ping()  # unreachable: said now, not as a property that fails on its first example
+    except Exception as exc:  # redis' ConnectionError, TimeoutError, AuthenticationError, …
+        raise DatabaseUnreachable(f"GOI_HYPOTHESIS_REDIS={url!r}: cannot reach the Redis server ({exc})") from None
+    return RedisExampleDatabase(client)
+
+
+REDIS_SECONDS = 10  # to connect to the shared example database, and for each of its answers
+
+
+class DatabaseUnreachable(ReadError):
+    """The shared example database (GOI_HYPOTHESIS_REDIS) cannot be reached, or stopped
+    answering during a run: an I/O error, never a property's failure."""
+
+
+def database_unreachable(exc: BaseException) -> "DatabaseUnreachable | None":
+    """The I/O error to report when Hypothesis' Redis database raised `exc` during a run."""
+    if type(exc).__module__.split(".")[0] == "redis":
+        return DatabaseUnreachable(f"the shared example database (GOI_HYPOTHESIS_REDIS) failed during the run: "
+                                   f"{type(exc).__name__}: {exc}")
+    return None
 
 
 _REGISTERED: list = []  # the GOI_HYPOTHESIS_REDIS value the profiles were registered with

@@ -62,9 +62,11 @@ def test_an_unknown_profile_is_a_clear_error():
 
 
 def test_the_redis_database_is_used_when_configured(monkeypatch):
+    import redis
     from hypothesis.extra.redis import RedisExampleDatabase
 
-    monkeypatch.setenv("GOI_HYPOTHESIS_REDIS", "redis://127.0.0.1:1/0")  # constructing it connects to nothing
+    monkeypatch.setattr(redis.Redis, "ping", lambda self: True)  # a server that answers
+    monkeypatch.setenv("GOI_HYPOTHESIS_REDIS", "redis://127.0.0.1:1/0")
     try:
         profiles.register()
         assert isinstance(settings.get_profile("dev").database, RedisExampleDatabase)
@@ -74,6 +76,35 @@ def test_the_redis_database_is_used_when_configured(monkeypatch):
         monkeypatch.delenv("GOI_HYPOTHESIS_REDIS")
         profiles.register()
     assert not isinstance(settings.get_profile("dev").database, RedisExampleDatabase)
+
+
+def test_an_unreachable_redis_is_an_io_error_before_the_run():
+    env = {**os.environ, "GOI_HYPOTHESIS_REDIS": "redis://127.0.0.1:1/0"}  # nothing listens on port 1
+    for argv in (["props", "soundness", "--examples", "2"], ["report", "--examples", "2", "--out", "unused"]):
+        proc = subprocess.run([sys.executable, "-m", "goi", *argv], capture_output=True, env=env, timeout=300, text=True)
+        assert proc.returncode == exitcodes.BAD_INPUT, proc.stderr[-500:]
+        assert proc.stderr.startswith("goi: io error: GOI_HYPOTHESIS_REDIS='redis://127.0.0.1:1/0': cannot reach the Redis server")
+        assert "failed" not in proc.stderr and proc.stdout == ""
+
+
+LOSE_REDIS = """
+import sys, redis
+from hypothesis.extra.redis import RedisExampleDatabase
+def lost(self, *args):
+    raise redis.exceptions.ConnectionError("Connection reset by peer")
+redis.Redis.ping = lambda self: True  # it answered once, then went away
+RedisExampleDatabase.fetch = RedisExampleDatabase.save = lost
+from goi.cli import main
+sys.exit(main(["props", "soundness", "--profile", "dev", "--examples", "2"]))
+"""
+
+
+def test_a_redis_lost_during_the_run_is_an_io_error_not_a_failed_property():
+    env = {**os.environ, "GOI_HYPOTHESIS_REDIS": "redis://127.0.0.1:1/0"}
+    proc = subprocess.run([sys.executable, "-c", LOSE_REDIS], capture_output=True, env=env, timeout=300, text=True)
+    assert proc.returncode == exitcodes.BAD_INPUT, proc.stderr[-500:]
+    assert proc.stderr.splitlines()[-1] == ("goi: io error: the shared example database (GOI_HYPOTHESIS_REDIS) failed "
+                                            "during the run: ConnectionError: Connection reset by peer")
 
 
 def _coverage_of(name, profile, examples, seed):

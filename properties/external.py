@@ -37,6 +37,7 @@ from . import reaper
 
 MAX_OUTPUT = 4 * 1024 * 1024
 POLL = 0.01
+EXIT_POLL = 0.1  # seconds between two looks at whether a persistent session's process still runs
 
 Value = Union[Fraction, tuple, str]
 
@@ -157,7 +158,18 @@ def _number(x) -> Union[Fraction, str]:
         return x
     if isinstance(x, str):
         return x if x in NON_FINITE else Fraction(x.strip())
-    raise ValueError(f"not a number: {x!r}")
+    raise ValueError(f"not a number: {_as_written(x)}")
+
+
+def _as_written(x) -> str:
+    """A piece of a parsed answer shown as JSON (its numbers are Fractions: shown as numbers)."""
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, list):
+        return "[" + ", ".join(map(_as_written, x)) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{json.dumps(k)}: {_as_written(v)}" for k, v in x.items()) + "}"
+    return json.dumps(x, ensure_ascii=False)
 
 
 def _constant(name: str) -> str:
@@ -328,8 +340,10 @@ class Session:
             left = deadline - time.perf_counter()
             if left <= 0:
                 return Answer("hang", message=f"no answer within {timeout:g} s (killed)", stderr=self._stderr())
-            ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+            ready, _, _ = select.select([fd], [], [], min(left, EXIT_POLL))
             if not ready:
+                if self.proc.poll() is not None:  # it exited, though a process it left holds the pipe open
+                    return self._died("it exited")
                 continue
             try:
                 chunk = os.read(fd, 65536)

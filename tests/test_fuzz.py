@@ -1,12 +1,16 @@
 """Hostile input, fuzzed in-process through the `goi` command: random bytes, grammar-near
 token soup (with shadowing and repeated names), and mutated example programs, under a small
-step budget. Whatever the input: no internal error (exit 70), `--json` prints exactly one
+step budget; pairs of mutants through `goi equiv`; a hostile implementation through `goi
+oracle`; mutated reports through `goi report --from`. Whatever the input: no internal error (exit 70), `--json` prints exactly one
 valid UTF-8 JSON object, and every program the type checker accepts runs to `final` or
 `budget` — never `stuck`, never a violated invariant."""
 
+import copy
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,3 +64,94 @@ def test_mutated_examples(capsys, program, data):
         j = data.draw(st.integers(i, min(len(text), i + 8)))
         text = text[:i] + data.draw(st.sampled_from(["", *TOKENS])) + text[j:]
     run_cli(capsys, text)
+
+
+# ---- the commands that read what others wrote: equiv, oracle, report --from ------------------
+
+def one_json_object(out: str) -> dict:
+    assert out.count("\n") == 1, out[-500:]
+    return json.loads(out.encode("utf-8").decode("utf-8"))
+
+
+def mutated(data, text: str) -> str:
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 8)))
+        text = text[:i] + data.draw(st.sampled_from(["", *TOKENS])) + text[j:]
+    return text
+
+
+@settings(SETTINGS, max_examples=max(4, CONFIG.examples // 4))
+@given(st.sampled_from(EXAMPLES), st.data())
+def test_equiv_on_mutated_pairs(capsys, program, data):
+    """Two mutants of one example program (often both of type F, so z3 is asked), as
+    programs and as terms: a verdict, a refusal or a limit, never an internal error."""
+    left, right = mutated(data, program), mutated(data, program)
+    for extra in ([], ["--terms", "--examples", "3"]):
+        code = main(["equiv", "--json", "--timeout", "2", *extra, "-e", left, "-e", right])
+        out, err = capsys.readouterr()
+        assert code != exitcodes.INTERNAL and "Traceback" not in err, err[-3000:]
+        one_json_object(out)
+
+
+@settings(SETTINGS, max_examples=max(2, CONFIG.examples // 20))
+@given(st.integers(0, 2**16), st.sampled_from(["oneshot", "lines"]))
+def test_oracle_against_a_hostile_implementation(capsys, seed, protocol):
+    """tests/oracle_mocks/hostile.py answers each program with something absurd: every
+    answer is classified, goi ends with a report, never an internal error."""
+    mock = Path(__file__).parent / "oracle_mocks" / "hostile.py"
+    impl = f"{sys.executable} {mock}" + (" --lines" if protocol == "lines" else "")
+    code = main(["oracle", "--impl", impl, "--protocol", protocol, "--json", "--seed", str(seed), "--max-programs", "6",
+                 "--no-corpus", "--no-database", "--shrink-calls", "12", "--timeout", "20"])
+    out, err = capsys.readouterr()
+    assert code in (exitcodes.OK, exitcodes.NOT_EQUIVALENT), (code, err[-3000:])  # NOT_EQUIVALENT: failures found
+    data = one_json_object(out)
+    assert data["schema"] == "goi.oracle/1" and "Fraction" not in out
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("report")
+    assert main(["report", "--properties", "soundness", "--examples", "2", "--out", str(out)]) == exitcodes.OK
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**30) | st.floats() | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                           max_leaves=6)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from _paths(item, (*prefix, i))
+
+
+@settings(SETTINGS, max_examples=max(4, CONFIG.examples // 6))
+@given(st.data())
+def test_report_from_a_mutated_report(capsys, tmp_path_factory, small_report, data):
+    """A report.json with any part replaced by any JSON value (or removed) is rendered or
+    refused with --from named; never an internal error."""
+    broken = copy.deepcopy(small_report)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(_paths(broken))[1:] or [("schema",)]))
+        target = broken
+        for step in path[:-1]:
+            target = target[step]
+        if data.draw(st.booleans()) and isinstance(target, dict):
+            target.pop(path[-1], None)
+        else:
+            target[path[-1]] = data.draw(JSON_VALUES)
+    folder = tmp_path_factory.mktemp("from")
+    source = folder / "report.json"
+    source.write_text(json.dumps(broken), encoding="utf-8")
+    code = main(["report", "--from", str(source), "--out", str(folder / "out"), "--json"])
+    out, err = capsys.readouterr()
+    assert code in (exitcodes.OK, exitcodes.STUCK, exitcodes.INTERRUPTED, exitcodes.BAD_INPUT), (code, err[-3000:])
+    assert "Traceback" not in err
+    data_out = one_json_object(out)
+    assert code != exitcodes.BAD_INPUT or "--from" in data_out["error"]["message"]

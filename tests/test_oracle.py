@@ -435,3 +435,27 @@ def test_a_process_that_leaves_its_group_is_ended_too(tmp_path, protocol):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+LEAVES_A_HOLDER = """
+import json, os, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["program"] != "0":  # after the warm-up: leave a process holding standard output, and die
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(3600)
+        os._exit(1)
+    print(json.dumps({"id": request["id"], "value": 0}), flush=True)
+"""
+
+
+def test_a_session_that_dies_while_its_child_holds_the_pipe_is_a_crash_not_a_hang():
+    """No end of file comes while a process it left holds standard output open: that the
+    session's own process exited is what tells (this was a hang, a whole --timeout each)."""
+    session = Session([sys.executable, "-c", LEAVES_A_HOLDER], timeout=600)
+    try:
+        answer = session.ask("1 + 1")
+    finally:
+        session.close()
+    assert answer.kind == "crash" and answer.message.startswith("it exited, exit status 1"), answer

@@ -21,7 +21,7 @@ from typing import Optional
 from .types import Type
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pos:
     """A source span: 1-based line and column of its start and end, and offsets."""
 
@@ -63,6 +63,7 @@ ITERATED = frozenset({"+^L", "*^L"})
 class Term:
     """Base class of surface terms."""
 
+    __slots__ = ()  # each term's fields are slots: a program of n characters is a tree of ~n/3 terms
     pos: Optional[Pos]
 
     def _repr_pretty_(self, printer, cycle: bool) -> None:
@@ -78,13 +79,13 @@ class Term:
         printer.text(f"parse({text!r})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Var(Term):
     name: str
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lam(Term):
     var: str
     annot: Optional[Type]
@@ -92,14 +93,14 @@ class Lam(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class App(Term):
     fun: Term
     arg: Term
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Const(Term):
     """A definitive scalar constant (an element of the field, exact)."""
 
@@ -107,7 +108,7 @@ class Const(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Prov(Term):
     """A provisional constant `{p}`."""
 
@@ -115,7 +116,7 @@ class Prov(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BinOp(Term):
     """An infix operation; `op` is a key of OPERATORS."""
 
@@ -125,7 +126,7 @@ class BinOp(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decouple(Term):
     """`A_a(f,x):T'. t` — `name` is the user's name for a (or None), `annot` T'."""
 
@@ -137,7 +138,7 @@ class Decouple(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Let(Term):
     """`let x : T = t in u`, which means `(λx:T. u) t`."""
 
@@ -148,7 +149,7 @@ class Let(Term):
     pos: Optional[Pos] = _pos()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LetDecouple(Term):
     """`let f @_a p : T' = t in u`, which means `(A_a(f,p):T'. u) t`."""
 

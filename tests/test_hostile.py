@@ -110,3 +110,17 @@ def test_an_unwritable_out_is_refused_before_the_run(tmp_path, monkeypatch, caps
         assert f"--out {out}:" in capsys.readouterr().err
     assert main(["run", "--dot", str(a_file), "-e", "1"]) == exitcodes.BAD_INPUT
     assert "it exists and is not a directory" in capsys.readouterr().err
+
+
+FRONT_END_BYTES_PER_BYTE = 300  # a syntax tree and its typed core: a few Python objects per token (measured 110–265)
+
+
+@pytest.mark.parametrize("text", [
+    " + ".join(["1"] * 1500),
+    "".join(f"let x{i} = {i} in " for i in range(600)) + "x0",
+    nested_decouplings(600),
+    "(λx. " * 150 + "x" + ")" * 150,
+], ids=["flat sum", "lets", "decouplings", "binders"])
+def test_the_front_end_takes_memory_in_proportion_to_the_program(text):
+    goi.check("1")
+    assert peak_bytes(goi.check, text) <= FRONT_END_BYTES_PER_BYTE * len(text) + (1 << 20)

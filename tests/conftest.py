@@ -85,3 +85,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line(f"    program: {program[:400]}")
     if len(coverage.BUDGETS) > 20:
         terminalreporter.write_line(f"… and {len(coverage.BUDGETS) - 20} more")
+
+
+def hear_ctrl_c() -> None:
+    """For a child a test sends SIGINT: the default disposition. A shell starts a background
+    job with SIGINT ignored (`bash .ci/run &`), the child would inherit that, and Python then
+    never raises KeyboardInterrupt: the test would depend on how CI was started."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

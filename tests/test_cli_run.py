@@ -211,12 +211,13 @@ def test_an_interrupted_json_trace_is_still_one_valid_object(tmp_path):
     import subprocess
     import sys
 
+    from conftest import hear_ctrl_c
     from test_cli_contract import validate
 
     program = tmp_path / "long.goi"
     program.write_text(" ".join(f"let x{i} = x{i - 1} + 1 in" if i else "let x0 = 1 in" for i in range(6000)) + " x5999")
     proc = subprocess.Popen([sys.executable, "-m", "goi", "run", "--json", "--trace", str(program)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=hear_ctrl_c)
     head = b""
     while len(head) < 200_000:  # the trace is streaming: the run is under way (raw reads: communicate reads the fd)
         chunk = os.read(proc.stdout.fileno(), 65536)

@@ -227,9 +227,11 @@ def test_a_real_ctrl_c_stops_goi_props_cleanly():
     import os
     import signal
 
+    from conftest import hear_ctrl_c
+
     env = {**os.environ, "GOI_PROGRESS": "1", "GOI_PROGRESS_SECONDS": "0"}
     proc = subprocess.Popen([sys.executable, "-m", "goi", "props", "--profile", "dev"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, preexec_fn=hear_ctrl_c)
     first = os.read(proc.stderr.fileno(), 1)  # a progress line has begun: the properties are running
     assert first
     proc.send_signal(signal.SIGINT)

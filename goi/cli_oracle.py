@@ -273,8 +273,8 @@ def _answer(answer) -> str:
 
 
 def write_out(directory: str, report) -> None:
-    """Each shrunk failure (and corpus failure) as a standalone program and its expectation."""
-    writable_directory("--out", directory)
+    """Each shrunk failure (and corpus failure) as a standalone program and its expectation,
+    in `directory` (made and tried by cmd_oracle before the run)."""
     items = [(klass, s.case) for klass, s in report.shrunk.items()]
     items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case) for case in report.corpus]
     for stem, case in items:

@@ -30,11 +30,6 @@ def marked(token: str, environment: Optional[dict] = None) -> dict:
     return {**(os.environ if environment is None else environment), MARK: token}
 
 
-def tracked() -> bool:
-    """Whether marked processes can be found here (Linux's /proc)."""
-    return os.path.isfile(f"/proc/{os.getpid()}/environ")
-
-
 def processes_marked(token: str) -> list[int]:
     """The live processes of this user that carry `token` (none where /proc is missing)."""
     needle = f"{MARK}={token}".encode()

@@ -24,7 +24,7 @@ from .semantics import syntax as S
 from .semantics.checks import InvariantViolation, Monitor, make_checks
 from .semantics.errors import TOO_DEEP, LimitError
 from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
-from .semantics.rules import REGISTRY
+from .semantics.rules import GC, REGISTRY, of_kind
 from .semantics.token import Marker
 from .semantics.translate import translate
 from .semantics.typecheck import Judgement, typecheck
@@ -213,10 +213,10 @@ class Execution:
             raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
         m = self.machine
         outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
-        rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != "gc"}
+        rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != GC}
         gc = None
         if self.collector is not None:
-            gc = {r: self.collector.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind == "gc"}
+            gc = {r: self.collector.counts.get(r, 0) for r in of_kind(GC)}
         return Result(
             status=outcome.status,
             value=plain_value(outcome.value) if outcome.status == "final" else None,

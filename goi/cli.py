@@ -30,6 +30,7 @@ from .files import writable_directory
 from .semantics import exitcodes
 from .semantics.stack import interrupt_requested, polled
 from .semantics.errors import TOO_DEEP, BudgetError, GoiError, ReadError, UsageError
+from .semantics.rules import DECOUPLING, REGISTRY
 
 SCHEMA_VERSION = 1
 
@@ -242,7 +243,7 @@ class JsonTraceWriter:
     def step(self, step) -> None:
         write_raw(("" if self.count == 0 else ", ") + json.dumps(step.to_json(), ensure_ascii=False), self.stream)
         self.count += 1
-        self.passes += step.rule.startswith("pass.")
+        self.passes += REGISTRY[step.rule].is_pass
         self.rules[step.rule] = self.rules.get(step.rule, 0) + 1
         if interrupt_requested():  # a Ctrl-C (cmd_run runs `polled`): stop here, between two whole steps
             raise KeyboardInterrupt
@@ -352,11 +353,11 @@ def cmd_run(args, source: str) -> int:
         dump("000-initial.dot", "initial graph")
 
         def before(m, rule_id, redex):
-            if rule_id == "deep.decouple":
+            if REGISTRY[rule_id].feature == DECOUPLING:
                 dump(f"{m.steps + 1:06d}-before-decouple.dot", f"before decoupling (step {m.steps + 1})")
 
         def after(m, rule_id, redex):
-            if rule_id == "deep.decouple":
+            if REGISTRY[rule_id].feature == DECOUPLING:
                 dump(f"{m.steps:06d}-after-decouple.dot", f"after decoupling (step {m.steps})")
 
         machine.before.append(before)

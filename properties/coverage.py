@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from goi.semantics.rules import load_all
+from goi.semantics.rules import DECOUPLING, fired, load_all
+
+# the features rules declare (Rule.feature), in the order of the catalogue
+FEATURES_OF_RULES = list(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
 
 TOTALS: Counter = Counter()  # rule id -> transitions
 RUNS: Counter = Counter()  # rule id -> runs in which it fired
@@ -96,18 +99,12 @@ def _text(term, size: int):
 def features(c: dict[str, int]) -> list[str]:
     """The constructs a run exercised, from its per-rule counts."""
     found = []
-    if c.get("deep.decouple"):
-        found.append("decoupling")
-        if c["deep.decouple"] > 1:
+    for feature in FEATURES_OF_RULES:
+        n = fired(c, feature)
+        if n:
+            found.append(feature)
+        if feature == DECOUPLING and n > 1:
             found.append("several decouplings")
-    if c.get("deep.project"):
-        found.append("projection")
-    if c.get("deep.contract"):
-        found.append("deep contraction")
-    if c.get("rw.iter.unfold"):
-        found.append("iterated operation")
-    if c.get("copy.dup"):
-        found.append("copying")
     return found
 
 

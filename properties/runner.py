@@ -7,6 +7,7 @@ from typing import Iterable
 
 from goi.api import Execution
 from goi.semantics.pretty import pretty
+from goi.semantics.rules import DECOUPLING, fired
 
 from .coverage import record
 
@@ -47,7 +48,7 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
     )
     result = execution.run(config.max_steps)
     judgement = execution.judgement
-    record(result, deep_decouplings=deep_decouplings(judgement) if result.rules.get("deep.decouple") else 0)
+    record(result, deep_decouplings=deep_decouplings(judgement) if fired(result.rules, DECOUPLING) else 0)
     if result.status == "budget":
         raise BudgetFinding(prop, f"a budget stopped the run: {result.reason}", _show(term))
     if result.status == "violation":

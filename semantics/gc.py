@@ -62,8 +62,7 @@ class Collector:
     def _weakenings(self) -> list:
         """Every node with no input (C_0, rotC_0, P_0): the only places garbage starts. The
         graph keeps its nodes without input (Graph.inputless), so this costs their number,
-        not the graph's size; they are taken in the order of creation (was: the iteration
-        order of the graph's node set, which followed memory addresses)."""
+        not the graph's size; they are taken in the order of creation."""
         return sorted((n for n in self.machine.graph.inputless if n.kind in (G.CON, G.PCON, G.PROJ)), key=_by_id)
 
     def collect(self) -> None:
@@ -77,12 +76,13 @@ class Collector:
             if found is None:
                 continue
             rule_id, redex = found
-            if rule_id == "gc.box" and self._protected(redex[1]):
+            rule = REGISTRY[rule_id]
+            if rule.removes_box and self._protected(redex[1]):
                 continue
             above = node.outs[0].dst
-            REGISTRY[rule_id].apply(self.machine, *redex)
+            rule.apply(self.machine, *redex)
             self.counts[rule_id] += 1
-            if rule_id == "gc.box":
+            if rule.removes_box:
                 work.extend(self._weakenings())  # new C_0 / rotC_0 on the box's doors (repeats are re-checked)
             elif not above.ins:
                 work.append(above)  # the contraction above lost its last input

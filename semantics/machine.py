@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import graph as G
-from .rules import REGISTRY, closed_box, compute, load_all, open_box, passes
+from .rules import PASS, REGISTRY, REWRITE, load_all, pass_candidate, redexes
 from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_flag, show_stack
 from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
 
@@ -29,7 +29,7 @@ load_all()
 
 
 class FirstStrategy:
-    """Always the first enabled ?-rewrite in the fixed order of rules.open_box.candidates."""
+    """Always the first enabled ?-rewrite in the order rules.redexes lists them."""
 
     name = "first"
     first_only = True  # the machine need not list the other options
@@ -117,11 +117,11 @@ class Outcome:
 
     @property
     def passes(self) -> int:
-        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == "pass")
+        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == PASS)
 
     @property
     def rewrites(self) -> int:
-        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == "rewrite")
+        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == REWRITE)
 
 
 class Machine:
@@ -159,17 +159,10 @@ class Machine:
 
     def enabled(self, first_only: bool = False) -> list[tuple[str, tuple]]:
         """Every transition possible now (several only in a ?-phase; just the first with first_only)."""
-        flag = self.token.flag
-        if flag == NONE_FLAG:
-            found = passes.find(self)
-            return [] if found is None else [(found[0], found[1:])]
-        if flag == "?":
-            return open_box.candidates(self, first_only)
-        if flag == "!":
-            found = closed_box.find(self)
+        if self.token.flag == NONE_FLAG:
+            found = pass_candidate(self)
             return [] if found is None else [found]
-        found = compute.find(self)
-        return [] if found is None else [found]
+        return redexes(self, 1 if first_only else 0)
 
     def apply(self, rule_id: str, redex: tuple) -> None:
         for observer in self.before:
@@ -183,10 +176,10 @@ class Machine:
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
         if self.token.flag == NONE_FLAG:  # most transitions: a pass — `enabled`'s first case, without its one-item list
-            found = passes.find(self)
+            found = pass_candidate(self)
             if found is None:
                 return None
-            self.apply(found[0], found[1:])
+            self.apply(*found)
             return found[0]
         options = self.enabled(getattr(self.strategy, "first_only", False))
         if not options:

@@ -1,6 +1,7 @@
 """The correct machine passes every check; violations are reported with rule, step and nodes."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from goi.semantics.checks import InvariantViolation, Monitor, Policy, make_check
 from goi.cli import main
 from goi.semantics.gc import Collector
 from goi.semantics.machine import Machine, RandomStrategy
-from goi.semantics.rules import REGISTRY, Rule
+from goi.semantics.rules import REGISTRY
 from goi.semantics.translate import translate
 from goi.semantics.typecheck import check_program
 
@@ -74,7 +75,7 @@ original = REGISTRY["rw.beta"].apply
 
 
 def test_goi_run_reports_a_violation(capsys, tmp_path, monkeypatch):
-    monkeypatch.setitem(REGISTRY, "rw.beta", Rule("rw.beta", "rewrite", _bad_beta, "mutant"))
+    monkeypatch.setitem(REGISTRY, "rw.beta", replace(REGISTRY["rw.beta"], apply=_bad_beta, summary="mutant"))
     code = main(["run", "--check", "stability", "--json", "--dot", str(tmp_path), "-e", "(λx. x + 1) 2"])
     data = json.loads(capsys.readouterr().out)
     assert code == exitcodes.STUCK

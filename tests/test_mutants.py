@@ -8,6 +8,7 @@ the correct machine must not: see tests/test_checks.py).
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -15,16 +16,17 @@ import pytest
 from goi.semantics import graph as G
 from goi.semantics.checks import Monitor, make_checks
 from goi.semantics.machine import Machine
-from goi.semantics.rules import REGISTRY, Rule, passes
+from goi.semantics.rules import PASS_TABLE, REGISTRY
 from goi.semantics.token import DOWN, NONE_FLAG
 from goi.semantics.translate import translate
 from goi.semantics.typecheck import check_program
 
 
 @contextmanager
-def mutated(rule_id: str, fn):
+def mutated(rule_id: str, fn, **declared):
+    """The rule `rule_id` with the effect `fn` (and other declared fields, e.g. its match)."""
     original = REGISTRY[rule_id]
-    REGISTRY[rule_id] = Rule(rule_id, original.kind, fn, "mutant")
+    REGISTRY[rule_id] = replace(original, apply=fn, summary="mutant", **declared)
     try:
         yield
     finally:
@@ -267,11 +269,11 @@ def test_alpha_catches_a_rule_that_reads_the_spelling_of_names():
 
 def test_productivity_catches_a_missing_pass_rule():
     key = (G.CON, "↑", "in")
-    saved = passes.TABLE.pop(key)
+    saved = PASS_TABLE.pop(key)
     try:
         v = violated("(λx. x + x) 2", ["productivity"])
     finally:
-        passes.TABLE[key] = saved
+        PASS_TABLE[key] = saved
     assert v.check == "productivity" and "no transition" in v.message
 
 
@@ -317,27 +319,18 @@ def gc_drops_a_door_fed_by_a_weakening(m, weak):
 
 
 def test_gc_check_catches_an_unsound_collector():
-    from goi.semantics.rules import gc as gc_rules
-
-    original = gc_rules.candidates_at
+    original = REGISTRY["gc.pcon0"].match
 
     def also_doors(node):
+        """Mutant match of gc.pcon0: also a rotC_0 entering a ¿-door (which must stay)."""
         if node.kind == G.PCON and not node.ins and node.outs[0].dst is not None and node.outs[0].dst.kind == G.PWHY:
-            return "gc.pcon0", (node,)
+            return (node,)
         return original(node)
 
     # (λx.0){1} in a box later decoupled: the discarded constant must still count (p • p = 1)
     text = "let f @ p = (λx. 0) {1} in (λy. p • p) (f p)"
-    gc_rules.candidates_at = also_doors
-    import goi.semantics.gc as collector_module
-
-    collector_module.candidates_at = also_doors
-    try:
-        with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening):
-            v = violated(text, ["gc"])
-    finally:
-        gc_rules.candidates_at = original
-        collector_module.candidates_at = original
+    with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, match=also_doors):
+        v = violated(text, ["gc"])
     assert v.check == "gc" and "differ" in v.message
 
 

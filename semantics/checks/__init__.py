@@ -17,6 +17,10 @@ import time
 from collections import defaultdict
 from typing import Iterable, Optional
 
+from ..rules import PASS, REGISTRY, load_all
+
+load_all()
+
 
 class InvariantViolation(Exception):
     def __init__(self, check: str, message: str, nodes: Iterable = (), rule: Optional[str] = None, step: Optional[int] = None):
@@ -64,14 +68,14 @@ class Check:
         return InvariantViolation(self.name, message, nodes)
 
 
-GRAPH_KEEPING = frozenset(
-    # transitions that never change the graph: every pass, and the rewrites that only lower a flag
-    {"rw.op.keep", "box.close", "copy.pass"}
-)
-
-
 def changes_graph(rule_id: str) -> bool:
-    return not rule_id.startswith("pass.") and rule_id not in GRAPH_KEEPING
+    """Can this transition change the graph? (A rule's declared attribute: never for a pass,
+    nor for the rewrites that only lower a flag.)"""
+    return REGISTRY[rule_id].changes_graph
+
+
+def is_pass(rule_id: str) -> bool:
+    return REGISTRY[rule_id].kind == PASS
 
 
 MODES = ("exhaustive", "full", "sampled")
@@ -98,7 +102,7 @@ class Policy:
         self.count = 0
 
     def due(self, rule_id: str) -> bool:
-        if rule_id.startswith("pass."):
+        if is_pass(rule_id):
             return False
         if self.mode != "sampled":
             return True
@@ -250,7 +254,7 @@ class Monitor:
         after every transition)."""
         self.last_rule = rule_id
         seconds, runs, clock = self.seconds, self.runs, time.perf_counter
-        for name, after in self.on_passes if rule_id.startswith("pass.") else self.on_rewrites:
+        for name, after in self.on_passes if REGISTRY[rule_id].kind == PASS else self.on_rewrites:
             runs[name] += 1
             start = clock()
             try:

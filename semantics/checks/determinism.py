@@ -36,8 +36,13 @@ from __future__ import annotations
 
 import random
 
-from ..rules import REGISTRY
+from ..rules import REGISTRY, redexes
 from . import Check
+
+
+def _ends_phase(rule_id: str) -> bool:
+    """Does this rewrite end a ?-phase (it raises the flag !: box.close)?"""
+    return REGISTRY[rule_id].sets_flag == "!"
 
 
 class Determinism(Check):
@@ -57,22 +62,21 @@ class Determinism(Check):
         self.snapshot = None
 
     def after(self, machine, rule_id, redex) -> None:
-        if rule_id == "pass.bang.up":  # a ?-phase starts
+        raises = REGISTRY[rule_id].sets_flag
+        if raises == "?":  # a ?-phase starts
             self.phase_count += 1
             k = self.phase_count
             self.due = self.due or self.mode != "sampled" or k <= 16 or (k & (k - 1)) == 0
             self.watching = self.due
             self.snapshot = None
-        elif rule_id == "box.close":  # it ends
+        elif raises == "!":  # it ends
             self.watching = False
             snapshot, self.snapshot = self.snapshot, None
             if snapshot is not None:  # check mode full: compare the clones' ends with this one
                 self._compare_clones(machine, snapshot)
             return
         if self.watching and machine.token.flag == "?":
-            from ..rules.open_box import candidates
-
-            if len(candidates(machine, limit=2)) > 1:
+            if len(redexes(machine, limit=2)) > 1:
                 self.watching = False
                 self.due = False
                 if self.mode == "full":  # the reference: the orders run on clones, compared at box.close
@@ -132,7 +136,7 @@ class Determinism(Check):
                     counts.append(len(options))
                     k += 1
                 self._apply(machine, options[i])
-                if options[i][0] == "box.close":
+                if _ends_phase(options[i][0]):
                     break
             old, new = g.touched_in_trial()
             described = canonical_region(g, machine.token, (old if region is None else region) | new, g.names_created_in_trial())
@@ -191,7 +195,7 @@ class Determinism(Check):
                 if len(options) == 1 or sample:
                     rule_id, redex = options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
                     m.apply(rule_id, redex)
-                    if rule_id == "box.close":
+                    if _ends_phase(rule_id):
                         yield m, "closed"
                         break
                     continue
@@ -202,7 +206,7 @@ class Determinism(Check):
                     c.apply(rule_id, redex)
                     stack.append(c)
                 m.apply(*options[0])
-                if options[0][0] == "box.close":
+                if _ends_phase(options[0][0]):
                     yield m, "closed"
                     break
 

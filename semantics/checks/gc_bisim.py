@@ -6,7 +6,7 @@ switched the other way (on if the run has none, off if it has one): both must re
 same outcome and value (Prop. "Garbage collection" concludes graph-contextual
 equivalence: the same final value), and their observable token behaviour must match — the
 same sequence of (rule, direction, computation stack) at pass transitions, except the
-passes across contractions (`C`, `rotC`: `pass.con.up`, `pass.pcon.up/down`), which move
+passes across contractions (`C`, `rotC`: the passes declared `administrative`), which move
 the token without touching a stack and which collecting changes: ≻1/≻2 turn C_{n+1} into
 C_n, so where the run without GC copies a box for a garbage user (`copy.dup`, joining the
 copies' ¿-doors by a new rotC_2 the token then crosses), the collected run finds a C_1
@@ -20,15 +20,14 @@ scan of the graph — after each rewrite).
 
 from __future__ import annotations
 
+from ..rules import REGISTRY
 from . import Check
-
-
-ADMINISTRATIVE = frozenset({"pass.con.up", "pass.pcon.up", "pass.pcon.down"})
 
 
 def _observe(trace: list):
     def observer(m, rule_id, redex):
-        if rule_id.startswith("pass.") and rule_id not in ADMINISTRATIVE:
+        rule = REGISTRY[rule_id]
+        if rule.is_pass and not rule.administrative:
             trace.append((rule_id, m.token.direction, tuple(m.token.stack)))
 
     return observer

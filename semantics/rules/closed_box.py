@@ -9,42 +9,63 @@ from __future__ import annotations
 
 from .. import graph as G
 from ..token import NONE_FLAG
-from . import rule
+from .registry import rewrite, sites
 from .open_box import current_box
 
 
-def find(m):
+@sites("!")
+def _closed_box(m):
+    """!: the box G the token is at, if it has no ?-door, and the node Y below its principal door."""
     box = current_box(m)
     if box is None or box.why_doors():
-        return None
+        return
     below = box.principal.ins[0]
     y = below.src if below is not None else None
-    if y is None:
+    if y is not None:
+        yield "below", (box, y)
+
+
+def _came_from(m, y):
+    """The input of the contraction Y the token came through (the top of the box stack), or None."""
+    stack = m.token.box_stack
+    if not stack or stack[-1].dst is not y or stack[-1].dst_port == G.VAR:
         return None
-    if y.kind == G.DER:
-        return "copy.der", (box, y)
-    if y.kind in (G.APP, G.OP1):
-        return "copy.pass", (box,)
-    if y.kind == G.CON:
-        stack = m.token.box_stack
-        if not stack or stack[-1].dst is not y or stack[-1].dst_port == G.VAR:
-            return None
-        came = stack[-1]
-        if len(y.ins) == 1:
-            return "copy.c1", (box, y)
-        if came.src is not None and came.src.kind == G.CON:
-            return "copy.merge", (box, y)
-        return "copy.dup", (box, y)
-    return None
+    return stack[-1]
 
 
-@rule("copy.pass", "rewrite")
+def _pass_redex(m, box, y):
+    return (box,) if y.kind in (G.APP, G.OP1) else None
+
+
+def _der_redex(m, box, y):
+    return (box, y) if y.kind == G.DER else None
+
+
+def _c1_redex(m, box, y):
+    return (box, y) if y.kind == G.CON and len(y.ins) == 1 and _came_from(m, y) is not None else None
+
+
+def _merge_redex(m, box, y):
+    if y.kind != G.CON or len(y.ins) < 2:
+        return None
+    came = _came_from(m, y)
+    return (box, y) if came is not None and came.src is not None and came.src.kind == G.CON else None
+
+
+def _dup_redex(m, box, y):
+    if y.kind != G.CON or len(y.ins) < 2:
+        return None
+    came = _came_from(m, y)
+    return (box, y) if came is not None and (came.src is None or came.src.kind != G.CON) else None
+
+
+@rewrite("copy.pass", flag="!", site="below", match=_pass_redex, changes_graph=False)
 def pass_into(m, box):
     """Y is an @ or a $1 (not D, not C_k): lower the flag; the token enters the box."""
     m.token.flag = NONE_FLAG
 
 
-@rule("copy.c1", "rewrite")
+@rewrite("copy.c1", flag="!", site="below", match=_c1_redex)
 def remove_c1(m, box, con):
     """Y = C_1: remove it, popping the box stack."""
     g = m.graph
@@ -53,7 +74,7 @@ def remove_c1(m, box, con):
     g.delete_node(con)
 
 
-@rule("copy.merge", "rewrite")
+@rewrite("copy.merge", flag="!", site="below", match=_merge_redex)
 def merge(m, box, con):
     """Y = C_n and the token came from a lower C_m: merge them into C_{n+m-1}, popping the box stack."""
     g = m.graph
@@ -65,7 +86,7 @@ def merge(m, box, con):
     g.delete_node(lower)
 
 
-@rule("copy.dup", "rewrite")
+@rewrite("copy.dup", flag="!", site="below", match=_dup_redex, feature="copying")
 def duplicate(m, box, con):
     """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2."""
     g = m.graph
@@ -80,7 +101,7 @@ def duplicate(m, box, con):
     m.token.position = copy.root
 
 
-@rule("copy.der", "rewrite")
+@rewrite("copy.der", flag="!", site="below", match=_der_redex)
 def dereliction(m, box, der):
     """Y = D: remove D and G's principal and ¿-doors; G's content joins the level below; the token enters it."""
     g = m.graph

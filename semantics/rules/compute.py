@@ -10,37 +10,53 @@ from .. import graph as G
 from ..token import NONE_FLAG
 from ..types import Arrow, F, Vec
 from ..values import basis
-from . import rule
+from .registry import rewrite, sites
 
 
-def find(m):
-    """The computational rewrite for the current flag, as (rule id, redex), or None."""
-    flag = m.token.flag
-    pos = m.token.position
-    if flag == "λ":
-        lam = pos.src
-        if lam is not None and lam.kind == G.LAM and lam.outs[0] is pos:
-            below = lam.ins[0]
-            if below is not None and below.src is not None and below.src.kind == G.APP and below.src_port == 0:
-                return "rw.beta", (lam, below.src)
-        return None
-    if flag == "$0":
-        op = pos.dst
-        if op is None or op.kind != G.OP0:
-            return None
-        left, right = op.outs[0].dst, op.outs[1].dst
-        if left is not None and right is not None and left.kind in G.CONSTANTS and right.kind in G.CONSTANTS:
-            return "rw.op.fold", (op,)
-        return "rw.op.keep", (op,)
-    if isinstance(flag, tuple) and flag[0] == "$1":
-        op = pos.dst
-        if op is not None and op.kind == G.OP1 and op.outs[0].dst is not None and op.outs[0].dst.kind == G.BANG:
-            return "rw.iter.unfold", (op, flag[1])
-        return None
+@sites("λ")
+def _token_link(m):
+    """λ: the redex is at the token's link (a λ's output, the λ just reached)."""
+    yield "token", (m.token.position,)
+
+
+@sites("$0")
+@sites("$1")
+def _operation(m):
+    """$0, $1(n): the redex is the operation node the token has just come down to."""
+    op = m.token.position.dst
+    if op is not None:
+        yield "operation", (op,)
+
+
+def _beta_redex(m, pos):
+    lam = pos.src
+    if lam is not None and lam.kind == G.LAM and lam.outs[0] is pos:
+        below = lam.ins[0]
+        if below is not None and below.src is not None and below.src.kind == G.APP and below.src_port == 0:
+            return lam, below.src
     return None
 
 
-@rule("rw.beta", "rewrite")
+def _constant_operands(op) -> bool:
+    left, right = op.outs[0].dst, op.outs[1].dst
+    return left is not None and right is not None and left.kind in G.CONSTANTS and right.kind in G.CONSTANTS
+
+
+def _fold_redex(m, op):
+    return (op,) if op.kind == G.OP0 and _constant_operands(op) else None
+
+
+def _keep_redex(m, op):
+    return (op,) if op.kind == G.OP0 and not _constant_operands(op) else None
+
+
+def _unfold_redex(m, op):
+    if op.kind == G.OP1 and op.outs[0].dst is not None and op.outs[0].dst.kind == G.BANG:
+        return op, m.token.flag[1]
+    return None
+
+
+@rewrite("rw.beta", flag="λ", site="token", match=_beta_redex)
 def beta(m, lam, app):
     """λ–@ elimination: the @'s input joins the λ's body, the argument box joins the bound variable."""
     g = m.graph
@@ -55,7 +71,7 @@ def beta(m, lam, app):
     m.token.flag = NONE_FLAG
 
 
-@rule("rw.op.fold", "rewrite")
+@rewrite("rw.op.fold", flag="$0", site="operation", match=_fold_redex)
 def op_fold(m, op):
     """$0 over two constant nodes: the three nodes become one constant, the value on the stack."""
     g = m.graph
@@ -73,13 +89,13 @@ def op_fold(m, op):
     m.token.flag = NONE_FLAG
 
 
-@rule("rw.op.keep", "rewrite")
+@rewrite("rw.op.keep", flag="$0", site="operation", match=_keep_redex, changes_graph=False)
 def op_keep(m, op):
     """$0 whose operands are not both constant nodes (e.g. provisional): only lower the flag."""
     m.token.flag = NONE_FLAG
 
 
-@rule("rw.iter.unfold", "rewrite")
+@rewrite("rw.iter.unfold", flag="$1", site="operation", match=_unfold_redex, feature="iterated operation")
 def iter_unfold(m, op, n):
     """f $^L_a v unfolds at once to f(e_0) $ (f(e_1) $ (… $ (f(e_{n-1}) $ v))), f shared by one C_n."""
     g = m.graph

@@ -10,7 +10,24 @@ from __future__ import annotations
 from .. import graph as G
 from ..types import Arrow, F, Vec
 from ..values import basis
-from . import rule
+from .registry import DECOUPLING, rewrite
+
+
+def _deep_redex(kind: str):
+    """The match of a deep rule: a node of `kind` (C_n, P_n with n > 0, A) at the level of
+    G's doors, box-reachable from one of its ?-doors, whose output is a principal door."""
+
+    def match(m, box, node):
+        if node.kind != kind or node.box is not box.parent:
+            return None
+        if kind in (G.CON, G.PROJ) and not node.ins:
+            return None  # C_0 and P_0 are never deep redexes
+        out = node.outs[0]
+        if out is not None and out.dst is not None and out.dst.kind == G.BANG:
+            return box, node
+        return None
+
+    return match
 
 
 def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> list[G.Box]:
@@ -22,7 +39,7 @@ def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> lis
     return [box] + [g.copy_box(box, box.parent)[0] for _ in range(n - 1)]
 
 
-@rule("deep.contract", "rewrite")
+@rewrite("deep.contract", flag="?", site="reachable", match=_deep_redex(G.CON), feature="deep contraction")
 def contract(m, box, con):
     """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n."""
     g = m.graph
@@ -37,7 +54,7 @@ def contract(m, box, con):
     g.join_doors(boxes)  # for n = 1 the identity (our decision, docs/RULES.md)
 
 
-@rule("deep.project", "rewrite")
+@rewrite("deep.project", flag="?", site="reachable", match=_deep_redex(G.PROJ), feature="projection")
 def project(m, box, proj):
     """P_n over a box K of V_a: n copies of K, copy i computing content • e_i into input i."""
     g = m.graph
@@ -103,7 +120,7 @@ def _next_on_path(link: G.Link) -> tuple[G.Node, int]:
     return link.dst, link.dst_port
 
 
-@rule("deep.decouple", "rewrite")
+@rewrite("deep.decouple", flag="?", site="reachable", match=_deep_redex(G.ABD), feature=DECOUPLING)
 def decouple(m, box, abd):
     """A over a closed box H: f gets ![λ(P_n) → D → H'] (H made definitive), x gets ![q⃗]; name a becomes free."""
     g = m.graph

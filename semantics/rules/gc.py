@@ -17,7 +17,7 @@ counts them apart (Outcome.gc).
 from __future__ import annotations
 
 from .. import graph as G
-from . import rule
+from .registry import GC, REGISTRY, gc_rule
 
 X0_KINDS = (G.CON, G.PROJ)
 
@@ -26,19 +26,34 @@ def _x0(node: G.Node) -> bool:
     return node.kind in X0_KINDS and not node.ins
 
 
-def candidates_at(node: G.Node):
-    """The GC redex whose X0/rotC_0 is `node`, if any: (rule id, redex)."""
+def _above(node: G.Node):
+    """The node a node with no input feeds, or None (the collector's place: `node`)."""
     if node.ins or not node.outs or node.outs[0] is None:
         return None
-    up = node.outs[0].dst
-    if up is None:
-        return None
-    if node.kind == G.CON and up.kind == G.CON:
-        return "gc.con0", (node,)
-    if node.kind == G.PCON and up.kind == G.PCON:
-        return "gc.pcon0", (node,)
-    if _x0(node) and up.kind == G.BANG:
-        return "gc.box", (node, up.door_of)
+    return node.outs[0].dst
+
+
+def _con0_redex(node):
+    up = _above(node)
+    return (node,) if up is not None and node.kind == G.CON and up.kind == G.CON else None
+
+
+def _pcon0_redex(node):
+    up = _above(node)
+    return (node,) if up is not None and node.kind == G.PCON and up.kind == G.PCON else None
+
+
+def _box_redex(node):
+    up = _above(node)
+    return (node, up.door_of) if up is not None and _x0(node) and up.kind == G.BANG else None
+
+
+def candidates_at(node: G.Node):
+    """The GC redex whose X0/rotC_0 is `node`, if any: (rule id, redex), in declared order."""
+    for rule_id in GC_RULES:
+        redex = REGISTRY[rule_id].match(node)
+        if redex is not None:
+            return rule_id, redex
     return None
 
 
@@ -49,19 +64,19 @@ def _drop_weakening(g: G.Graph, weak: G.Node) -> None:
     g.delete_node(weak)
 
 
-@rule("gc.con0", "gc")
+@gc_rule("gc.con0", match=_con0_redex)
 def con0(m, weak):
     """A C_0 entering a contraction C_{n+1}: drop that input (≻1)."""
     _drop_weakening(m.graph, weak)
 
 
-@rule("gc.pcon0", "gc")
+@gc_rule("gc.pcon0", match=_pcon0_redex)
 def pcon0(m, weak):
     """A rotC_0 entering a rotC_{n+1}: drop that input (≻2)."""
     _drop_weakening(m.graph, weak)
 
 
-@rule("gc.box", "gc")
+@gc_rule("gc.box", match=_box_redex, removes_box=True)
 def remove_box(m, x0, box):
     """A box under a C_0/P_0: remove both; its ?-outputs start at C_0s, its ¿-outputs at rotC_0s (≻3)."""
     g = m.graph
@@ -82,3 +97,6 @@ def remove_box(m, x0, box):
     for b in boxes:
         g.delete_box(b)
     g.delete_box(box)
+
+
+GC_RULES = [r for r, rule in REGISTRY.items() if rule.kind == GC]

@@ -1,8 +1,8 @@
 """The ?-phase (paper Figs. RewriteTransitionsOpenBox, RewriteTransitionsDeep*; docs/RULES.md "Open box").
 
 With the flag ?, the token sits at the root of a box G (just entered through its
-principal door). Every enabled ?-rewrite is listed by `candidates`; which one
-fires is the strategy's choice (the paper proves the choice does not matter).
+principal door). Every enabled ?-rewrite is listed (rules.redexes, at the places
+`_open_box` yields); which one fires is the strategy's choice (the paper proves the choice does not matter).
 When G has no ?-door left, `box.close` sets the flag !.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import graph as G
-from . import rule
+from .registry import rewrite, sites
 
 
 def current_box(m) -> G.Box | None:
@@ -51,53 +51,36 @@ def box_reachable(start_doors: list[G.Node]):
                 frontier.append(n)
 
 
-DEEP_KINDS = {G.CON: "deep.contract", G.PROJ: "deep.project", G.ABD: "deep.decouple"}
+@sites("?")
+def _open_box(m):
+    """?: the ?-doors of the box the token is at, in door order (absorptions), then the box
+    itself (closing), then the nodes box-reachable from its ?-doors (deep rewrites).
 
-
-def candidates(m, first_only: bool = False, limit: int = 0) -> list[tuple[str, tuple]]:
-    """The ?-rewrites enabled now, in a fixed order: absorptions (door order), then deep rules.
-
-    With `first_only`, just the first of that order (the default strategy's choice),
-    found without listing the rest: the cost of a ?-phase then stays linear in the
-    number of rewrites it makes (absorbed doors leave the front of the door list, so
-    the scan for an absorbable door is amortised constant; the box-path search runs
-    only when no door is absorbable, and stops at its first redex). With `limit`, at most
-    that many (the determinism check asks for two: is there a choice?).
-    """
-    if first_only:
-        limit = 1
+    The order is the default strategy's: the cost of a ?-phase then stays linear in the
+    number of rewrites it makes (absorbed doors leave the front of the door list, so the scan
+    for an absorbable door is amortised constant; the box-path search is a generator, run
+    only when no door is absorbable, and stopped at its first redex)."""
     box = current_box(m)
     if box is None:
-        return []
-    found: list[tuple[str, tuple]] = []
-    has_why = False
-    for door in box.doors:
-        if door.kind != G.WHY:
-            continue
-        has_why = True
-        out = door.outs[0]
-        if out.dst is not None and out.dst.kind == G.BANG:
-            found.append(("box.absorb", (box, door)))
-            if len(found) == limit:
-                return found
-    if not has_why:
-        return [("box.close", (box,))]
-    level = box.parent
-    for node in box_reachable([d for d in box.doors if d.kind == G.WHY]):
-        rule_id = DEEP_KINDS.get(node.kind)
-        if rule_id is None or node.box is not level:
-            continue
-        if node.kind in (G.CON, G.PROJ) and not node.ins:
-            continue  # C_0 and P_0 are never deep redexes
-        out = node.outs[0]
-        if out is not None and out.dst is not None and out.dst.kind == G.BANG:
-            found.append((rule_id, (box, node)))
-            if len(found) == limit:
-                return found
-    return found
+        return
+    why = [d for d in box.doors if d.kind == G.WHY]
+    for door in why:
+        yield "door", (box, door)
+    yield "box", (box,)
+    for node in box_reachable(why):
+        yield "reachable", (box, node)
 
 
-@rule("box.absorb", "rewrite")
+def _absorb_redex(m, box, door):
+    out = door.outs[0]
+    return (box, door) if out.dst is not None and out.dst.kind == G.BANG else None
+
+
+def _close_redex(m, box):
+    return None if any(d.kind == G.WHY for d in box.doors) else (box,)
+
+
+@rewrite("box.absorb", flag="?", site="door", match=_absorb_redex)
 def absorb(m, box, door):
     """A ?-door of G whose output is the principal door of a box K: K moves inside G, its doors get new doors of G."""
     g = m.graph
@@ -116,7 +99,7 @@ def absorb(m, box, door):
         g.new_link(up.type, src=(k_door, 0), dst=(new_door, 0))
 
 
-@rule("box.close", "rewrite")
+@rewrite("box.close", flag="?", site="box", match=_close_redex, changes_graph=False, sets_flag="!")
 def close(m, box):
     """G has no ?-door left: raise the flag !."""
     m.token.flag = "!"

@@ -4,27 +4,15 @@ A pass transition applies when the flag is □. The token at link ℓ going ↑
 arrives at ℓ.dst through one of its inputs; going ↓ it arrives at ℓ.src
 through one of its outputs. Each rule below handles one (node kind, direction,
 port) with a guard on the top of the computation stack; the graph never changes.
+`administrative`: a pass the garbage-collected run need not mirror step for step
+(it only pushes or pops the box stack at a contraction); `sets_flag`: the flag it raises.
 """
 
 from __future__ import annotations
 
 from .. import graph as G
 from ..token import AT, DOWN, LAMBDA, STAR, UP, Marker
-from . import rule
-
-# (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any input,
-# "var" for a λ's bound-variable link, 0/1 for outputs.
-TABLE: dict[tuple[str, str, object], list[tuple]] = {}
-
-
-def passes(rule_id: str, kinds, direction: str, port, guard=None):
-    def register(fn):
-        rule(rule_id, "pass")(fn)
-        for kind in kinds:
-            TABLE.setdefault((kind, direction, port), []).append((guard, rule_id))
-        return fn
-
-    return register
+from .registry import pass_rule
 
 
 def top_is(marker):
@@ -42,14 +30,14 @@ def _move(m, link: G.Link, direction: str) -> None:
 
 # ---- λ and @ -----------------------------------------------------------------
 
-@passes("pass.lam.value", [G.LAM], UP, "in", top_is(STAR))
+@pass_rule("pass.lam.value", [G.LAM], UP, "in", top_is(STAR))
 def lam_value(m, node, port):
     """λ reached with ★: the function is a value; the token bounces with λ."""
     m.token.stack[-1] = LAMBDA
     _move(m, node.ins[0], DOWN)
 
 
-@passes("pass.lam.apply", [G.LAM], UP, "in", top_is(AT))
+@pass_rule("pass.lam.apply", [G.LAM], UP, "in", top_is(AT), sets_flag="λ")
 def lam_apply(m, node, port):
     """λ reached with @: pop @, enter the body, raise the flag λ."""
     m.token.stack.pop()
@@ -57,14 +45,14 @@ def lam_apply(m, node, port):
     m.token.flag = "λ"
 
 
-@passes("pass.app.up", [G.APP], UP, "in")
+@pass_rule("pass.app.up", [G.APP], UP, "in")
 def app_up(m, node, port):
     """@ entered from below: evaluate the argument first (right output), pushing ★."""
     m.token.stack.append(STAR)
     _move(m, node.outs[1], UP)
 
 
-@passes("pass.app.arg.down", [G.APP], DOWN, 1, lambda m: bool(m.token.stack) and _is_value(m.token.stack[-1]))
+@pass_rule("pass.app.arg.down", [G.APP], DOWN, 1, lambda m: bool(m.token.stack) and _is_value(m.token.stack[-1]))
 def app_arg_down(m, node, port):
     """The argument's value returns to @: replace it by @ and go up the function (left output)."""
     m.token.stack[-1] = AT
@@ -73,14 +61,14 @@ def app_arg_down(m, node, port):
 
 # ---- constants ---------------------------------------------------------------
 
-@passes("pass.const.up", [G.CONST], UP, "in", top_is(STAR))
+@pass_rule("pass.const.up", [G.CONST], UP, "in", top_is(STAR))
 def const_up(m, node, port):
     """A scalar constant p answers ★ with p."""
     m.token.stack[-1] = node.data
     _move(m, node.ins[0], DOWN)
 
 
-@passes("pass.vconst.up", [G.VCONST], UP, "in", top_is(STAR))
+@pass_rule("pass.vconst.up", [G.VCONST], UP, "in", top_is(STAR))
 def vconst_up(m, node, port):
     """A vector constant p⃗ answers ★ with p⃗."""
     m.token.stack[-1] = node.data[0]
@@ -89,7 +77,7 @@ def vconst_up(m, node, port):
 
 # ---- operations ($0 of Σ, $1 of Σ^iter) ----------------------------------------
 
-@passes("pass.op.up", [G.OP0, G.OP1], UP, "in", top_is(STAR))
+@pass_rule("pass.op.up", [G.OP0, G.OP1], UP, "in", top_is(STAR))
 def op_up(m, node, port):
     """An operation entered from below: evaluate the right operand first, pushing ★."""
     m.token.stack.append(STAR)
@@ -101,7 +89,7 @@ def _right_value_over_star(m) -> bool:
     return len(s) >= 2 and _is_value(s[-1]) and s[-2] is STAR
 
 
-@passes("pass.op.right.down", [G.OP0, G.OP1], DOWN, 1, _right_value_over_star)
+@pass_rule("pass.op.right.down", [G.OP0, G.OP1], DOWN, 1, _right_value_over_star)
 def op_right_down(m, node, port):
     """The right operand's value X2 returns: keep it, go up the left operand with ★."""
     m.token.stack.append(STAR)
@@ -113,7 +101,7 @@ def _two_values_over_star(m) -> bool:
     return len(s) >= 3 and _is_value(s[-1]) and _is_value(s[-2]) and s[-3] is STAR
 
 
-@passes("pass.op0.left.down", [G.OP0], DOWN, 0, _two_values_over_star)
+@pass_rule("pass.op0.left.down", [G.OP0], DOWN, 0, _two_values_over_star, sets_flag="$0")
 def op0_left_down(m, node, port):
     """Both operands' values X1, X2 are in: compute X1 $ X2, go down, raise the flag $0."""
     from ..values import apply_sigma
@@ -131,7 +119,7 @@ def _lambda_over_vector(m) -> bool:
     return len(s) >= 3 and s[-1] is LAMBDA and isinstance(s[-2], tuple) and s[-3] is STAR
 
 
-@passes("pass.op1.left.down", [G.OP1], DOWN, 0, _lambda_over_vector)
+@pass_rule("pass.op1.left.down", [G.OP1], DOWN, 0, _lambda_over_vector, sets_flag="$1")
 def op1_left_down(m, node, port):
     """The function (λ) and the vector X2 of size n are in: go back up with ★, raise $1(n)."""
     s = m.token.stack
@@ -143,26 +131,26 @@ def op1_left_down(m, node, port):
 
 # ---- exponential structure -----------------------------------------------------
 
-@passes("pass.der.up", [G.DER], UP, "in")
+@pass_rule("pass.der.up", [G.DER], UP, "in")
 def der_up(m, node, port):
     """D passed upwards, unchanged data."""
     _move(m, node.outs[0], UP)
 
 
-@passes("pass.bang.up", [G.BANG], UP, "in")
+@pass_rule("pass.bang.up", [G.BANG], UP, "in", sets_flag="?")
 def bang_up(m, node, port):
     """Principal door passed upwards: the token is at the box's root; raise the flag ?."""
     _move(m, node.outs[0], UP)
     m.token.flag = "?"
 
 
-@passes("pass.bang.down", [G.BANG], DOWN, 0)
+@pass_rule("pass.bang.down", [G.BANG], DOWN, 0)
 def bang_down(m, node, port):
     """Principal door passed downwards, unchanged data."""
     _move(m, node.ins[0], DOWN)
 
 
-@passes("pass.con.up", [G.CON], UP, "in")
+@pass_rule("pass.con.up", [G.CON], UP, "in", administrative=True)
 def con_up(m, node, port):
     """C_n passed upwards: push the link the token came from on the box stack."""
     m.token.box_stack.append(m.token.position)
@@ -171,7 +159,7 @@ def con_up(m, node, port):
 
 # ---- provisional structure -------------------------------------------------------
 
-@passes("pass.pcon.up", [G.PCON], UP, "in")
+@pass_rule("pass.pcon.up", [G.PCON], UP, "in", administrative=True)
 def pcon_up(m, node, port):
     """rotC_n passed upwards: push the link the token came from on the box stack."""
     m.token.box_stack.append(m.token.position)
@@ -183,61 +171,44 @@ def _top_is_input(m, node) -> bool:
     return bool(b) and b[-1].dst is node and b[-1].dst_port != G.VAR
 
 
-@passes("pass.pcon.down", [G.PCON], DOWN, 0, lambda m: _top_is_input(m, m.token.position.src))
+@pass_rule("pass.pcon.down", [G.PCON], DOWN, 0, lambda m: _top_is_input(m, m.token.position.src), administrative=True)
 def pcon_down(m, node, port):
     """rotC_n passed downwards: pop the box stack (one of its inputs) and go back down it."""
     _move(m, m.token.box_stack.pop(), DOWN)
 
 
-@passes("pass.pder.up", [G.PDER], UP, "in")
+@pass_rule("pass.pder.up", [G.PDER], UP, "in")
 def pder_up(m, node, port):
     """rotD passed upwards, unchanged data."""
     _move(m, node.outs[0], UP)
 
 
-@passes("pass.pder.down", [G.PDER], DOWN, 0)
+@pass_rule("pass.pder.down", [G.PDER], DOWN, 0)
 def pder_down(m, node, port):
     """rotD passed downwards, unchanged data."""
     _move(m, node.ins[0], DOWN)
 
 
-@passes("pass.pwhy.up", [G.PWHY], UP, "in")
+@pass_rule("pass.pwhy.up", [G.PWHY], UP, "in")
 def pwhy_up(m, node, port):
     """Provisional door ¿ passed upwards, unchanged data."""
     _move(m, node.outs[0], UP)
 
 
-@passes("pass.pwhy.down", [G.PWHY], DOWN, 0)
+@pass_rule("pass.pwhy.down", [G.PWHY], DOWN, 0)
 def pwhy_down(m, node, port):
     """Provisional door ¿ passed downwards, unchanged data."""
     _move(m, node.ins[0], DOWN)
 
 
-@passes("pass.pbang.up", [G.PBANG], UP, "in")
+@pass_rule("pass.pbang.up", [G.PBANG], UP, "in")
 def pbang_up(m, node, port):
     """¡ passed upwards towards its constant, unchanged data."""
     _move(m, node.outs[0], UP)
 
 
-@passes("pass.pbang.down", [G.PBANG], DOWN, 0)
+@pass_rule("pass.pbang.down", [G.PBANG], DOWN, 0)
 def pbang_down(m, node, port):
     """¡ passed downwards with the constant's value, unchanged data."""
     _move(m, node.ins[0], DOWN)
 
-
-def find(m):
-    """The pass transition possible now, as (rule id, node, port), or None."""
-    tok = m.token
-    link = tok.position
-    if tok.direction == UP:
-        node, port = link.dst, link.dst_port
-        key_port = "var" if port == G.VAR else "in"
-    else:
-        node, port = link.src, link.src_port
-        key_port = port
-    if node is None:
-        return None
-    for guard, rule_id in TABLE.get((node.kind, tok.direction, key_port), ()):
-        if guard is None or guard(m):
-            return rule_id, node, port
-    return None

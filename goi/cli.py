@@ -501,6 +501,7 @@ def _add_input_limit(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> ArgumentParser:
     from . import __version__
     from .properties.profiles import PROFILES
+    from .semantics.checks import registry as check_registry
     from .semantics.machine import DEFAULT_MAX_NODES
     from .semantics.values import DEFAULT_MAX_DIGITS
 
@@ -536,7 +537,7 @@ def build_parser() -> ArgumentParser:
     p_run.add_argument("--seed", type=integer, default=0, help="seed of --strategy random")
     p_run.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
     p_run.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
-                       "form,names,graph,validity,stability,determinism,alpha,productivity,dataflow,gc or all")
+                       f"{','.join(check_registry())} or all")
     p_run.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
                        help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
                        "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 
 from . import graph as G
-from .checks import changes_graph
 from .rules import REGISTRY
 from .rules.gc import candidates_at
 
@@ -47,7 +46,7 @@ class Collector:
         machine.after.append(self._after)
 
     def _after(self, machine, rule_id, redex) -> None:
-        if changes_graph(rule_id):
+        if REGISTRY[rule_id].changes_graph:
             self.collect()
 
     def _protected(self, box: G.Box) -> bool:

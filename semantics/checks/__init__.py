@@ -13,199 +13,20 @@ last transition, the step number, and the offending nodes.
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
-from typing import Iterable, Optional
+import importlib
+import pkgutil
+from typing import Iterable
 
-from ..rules import PASS, REGISTRY, load_all
-
-load_all()
-
-
-class InvariantViolation(Exception):
-    def __init__(self, check: str, message: str, nodes: Iterable = (), rule: Optional[str] = None, step: Optional[int] = None):
-        super().__init__(message)
-        self.check = check
-        self.message = message
-        self.nodes = list(nodes)
-        self.rule = rule
-        self.step = step
-
-    def describe(self) -> str:
-        where = f"after step {self.step} ({self.rule})" if self.rule else f"at step {self.step} (initial state)"
-        nodes = ", ".join(repr(n) for n in self.nodes[:8])
-        more = f" (+{len(self.nodes) - 8} more)" if len(self.nodes) > 8 else ""
-        return f"invariant '{self.check}' violated {where}: {self.message}" + (f" [nodes: {nodes}{more}]" if nodes else "")
-
-    def to_json(self) -> dict:
-        return {
-            "check": self.check,
-            "message": self.message,
-            "rule": self.rule,
-            "step": self.step,
-            "nodes": [repr(n) for n in self.nodes],
-        }
-
-
-class Check:
-    """Base class: override `initial`, `after` (per transition) and/or `at_end`. A check whose
-    `after` has nothing to do after pass transitions says so (`on_passes = False`): the
-    Monitor then does not call it for them."""
-
-    name = "?"
-    on_passes = True
-
-    def initial(self, machine) -> None:
-        """Called once on the initial state."""
-
-    def after(self, machine, rule_id: str, redex: tuple) -> None:
-        """Called after each transition."""
-
-    def at_end(self, machine, outcome) -> None:
-        """Called when the run ends (any outcome but a violation)."""
-
-    def fail(self, message: str, nodes: Iterable = ()) -> InvariantViolation:
-        return InvariantViolation(self.name, message, nodes)
-
-
-def changes_graph(rule_id: str) -> bool:
-    """Can this transition change the graph? (A rule's declared attribute: never for a pass,
-    nor for the rewrites that only lower a flag.)"""
-    return REGISTRY[rule_id].changes_graph
-
-
-def is_pass(rule_id: str) -> bool:
-    return REGISTRY[rule_id].kind == PASS
-
-
-MODES = ("exhaustive", "full", "sampled")
-
-
-class Policy:
-    """When a whole-graph condition is checked. Pass transitions only move the token (their
-    functions never touch the graph), so only rewrites are checked.
-    - "exhaustive": after every rewrite — also those meant only to lower a flag (rw.op.keep,
-      box.close, copy.pass), so that a rule changing the graph when it should not is caught —
-      and at the end of the run; *incrementally*: only what the graph's journal says the
-      rewrite touched is re-examined (semantics.journal), with the verdicts of `full`.
-    - "full": the same schedule, every condition recomputed on the whole graph: O(graph) per
-      rewrite, quadratic over a run. The reference the incremental checks are tested against.
-    - "sampled": after the graph-changing rewrites numbered 1..64, then at powers of two
-      (128, 256, …), and at the end of the run, re-examining everything touched since the
-      last look. A broken invariant that persists is still found, later than its step.
-    """
-
-    def __init__(self, mode: str = "exhaustive"):
-        if mode not in MODES:
-            raise ValueError(f"check mode {mode!r}: one of {', '.join(MODES)}")
-        self.mode = mode
-        self.count = 0
-
-    def due(self, rule_id: str) -> bool:
-        if is_pass(rule_id):
-            return False
-        if self.mode != "sampled":
-            return True
-        if not changes_graph(rule_id):
-            return False
-        self.count += 1
-        k = self.count
-        return k <= 64 or (k & (k - 1)) == 0
-
-
-class GraphCheck(Check):
-    """A check of a property of the whole graph: run on the initial state, after rewrites
-    (on the Policy's schedule) and on the last state; the first problem found is raised.
-
-    A subclass gives `problems(machine)` (the whole graph) and may give
-    `problems_touched(machine, journal)`, the incremental form: the problems among what the
-    journal says changed since the last look, given that the state looked at then had none.
-    Every check ran on a state without problems (else the run stopped there), so that
-    premise always holds; `full` mode, and a journal that says `everything`, use `problems`."""
-
-    options = ("check_mode",)
-    on_passes = False  # passes never change the graph (Policy.due)
-    # problems_touched reads the check's own journal; a check whose index keeps a journal
-    # of its own (checks.incremental: names, graph, validity) says False, and is passed None
-    reads_journal = True
-
-    def __init__(self, check_mode: str = "exhaustive"):
-        self.policy = Policy(check_mode)
-        self.seen: tuple = (None, -1)  # (graph, version) last checked
-        self.journal = None
-        # decided once (it is asked after every rewrite): has an incremental form, not mode full
-        self.incremental = check_mode != "full" and type(self).problems_touched is not GraphCheck.problems_touched
-
-    def problems(self, machine) -> list[tuple[str, list]]:
-        """(message, nodes) for every problem of the current graph."""
-        raise NotImplementedError
-
-    def problems_touched(self, machine, journal) -> list[tuple[str, list]]:
-        """The incremental form of `problems` (optional)."""
-        raise NotImplementedError
-
-    def start_incremental(self, machine) -> None:
-        """Build what `problems_touched` keeps up to date (the whole graph, once)."""
-
-    def initial(self, machine) -> None:
-        self.check(machine)
-
-    def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
-            graph = machine.graph
-            if (graph, graph.version) == self.seen:
-                return  # no surgery since the last check (a flag-only rewrite): same verdict
-            self.check(machine)
-
-    def at_end(self, machine, outcome) -> None:
-        try:
-            self.check(machine)  # the last state, whatever the schedule
-        finally:
-            if self.journal is not None:
-                self.journal.detach(machine.graph)
-
-    def check(self, machine) -> None:
-        graph = machine.graph
-        if not self.incremental:
-            problems = self.problems(machine)
-        elif self.seen[0] is graph and not (self.journal is not None and self.journal.gather().everything):
-            problems = self.problems_touched(machine, self.journal)
-            if self.journal is not None:
-                self.journal.clear()
-        else:  # the first look at this graph: the whole of it, and a journal from now on
-            from ..journal import Journal
-
-            if self.journal is not None and self.seen[0] is not None:
-                self.journal.detach(self.seen[0])
-            problems = self.problems(machine)
-            if not problems:
-                self.start_incremental(machine)
-            self.journal = Journal() if self.reads_journal else None
-            if self.journal is not None:
-                self.journal.attach(graph)
-        self.seen = (graph, graph.version)
-        if problems:
-            message, nodes = problems[0]
-            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-            raise self.fail(message + more, nodes)
+from .base import CHECKS, MODES, Check, GraphCheck, InvariantViolation, Policy, changes_graph, declare, is_pass, summary
+from .monitor import Monitor
 
 
 def registry() -> dict[str, type]:
-    from .alpha import AlphaEquivalence
-    from .dataflow import DataFlowShape
-    from .determinism import Determinism
-    from .form import Form
-    from .gc_bisim import GCBisimulation
-    from .graph_criterion import GraphCriterion
-    from .names import NameCriteria
-    from .productivity import Productivity
-    from .stability import Stability
-    from .validity import Validity
-
-    return {
-        c.name: c
-        for c in (Form, NameCriteria, GraphCriterion, Validity, Stability, Determinism, AlphaEquivalence, Productivity, DataFlowShape, GCBisimulation)
-    }
+    """Every check, by name, in the order of `all`: each module of this package is imported
+    (a check declares itself with `@declare`), so adding a check is adding its module."""
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+    return {name: CHECKS[name] for name in sorted(CHECKS, key=lambda n: CHECKS[n].order)}
 
 
 def make_checks(names: Iterable[str], **options) -> list[Check]:
@@ -225,68 +46,7 @@ def make_checks(names: Iterable[str], **options) -> list[Check]:
     return checks
 
 
-class Monitor:
-    """Runs a machine with checks attached, timing each check."""
 
-    def __init__(self, machine, checks: list[Check]):
-        self.machine = machine
-        self.checks = checks
-        self.seconds: dict[str, float] = defaultdict(float)
-        self.runs: dict[str, int] = defaultdict(int)  # times each check was consulted
-        self.violation: Optional[InvariantViolation] = None
-        self.last_rule: Optional[str] = None
-        # whom to consult after a rewrite, and after a pass: checks with a per-transition part
-        on_rewrites = [c for c in checks if type(c).after is not Check.after]
-        self.on_rewrites = [(c.name, c.after) for c in on_rewrites]  # bound once: called per transition
-        self.on_passes = [(c.name, c.after) for c in on_rewrites if c.on_passes]
-        machine.after.append(self._after)
 
-    def _timed(self, check: Check, method: str, *args) -> None:
-        self.runs[check.name] += 1
-        start = time.perf_counter()
-        try:
-            getattr(check, method)(self.machine, *args)
-        finally:
-            self.seconds[check.name] += time.perf_counter() - start
-
-    def _after(self, machine, rule_id, redex) -> None:
-        """What `_timed` does for each check with a per-transition part, inlined (it runs
-        after every transition)."""
-        self.last_rule = rule_id
-        seconds, runs, clock = self.seconds, self.runs, time.perf_counter
-        for name, after in self.on_passes if REGISTRY[rule_id].kind == PASS else self.on_rewrites:
-            runs[name] += 1
-            start = clock()
-            try:
-                after(machine, rule_id, redex)
-            except InvariantViolation as v:
-                v.rule, v.step = rule_id, machine.steps
-                raise
-            finally:
-                seconds[name] += clock() - start
-
-    def run(self, max_steps: int = 1_000_000, trace=None, stop=None):
-        from ..machine import Outcome
-
-        m = self.machine
-        try:
-            for check in self.checks:
-                self._timed(check, "initial")
-            outcome = m.run(max_steps, trace, stop)
-            for check in self.checks:
-                self._timed(check, "at_end", outcome)
-            return outcome
-        except InvariantViolation as v:
-            if v.step is None:
-                v.step = m.steps
-                v.rule = self.last_rule
-            self.violation = v
-            return Outcome("violation", None, m.steps, m.counts.copy(), v.describe())
-        finally:  # the journals stop recording: the run is over, whatever its outcome
-            from .incremental import stop
-
-            stop(m)
-            for check in self.checks:
-                journal = getattr(check, "journal", None)
-                if journal is not None:
-                    journal.detach(m.graph)
+__all__ = ["CHECKS", "MODES", "Check", "GraphCheck", "InvariantViolation", "Monitor", "Policy", "changes_graph",
+           "declare", "is_pass", "make_checks", "registry", "summary"]

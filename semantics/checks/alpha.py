@@ -12,11 +12,16 @@ Cost: one more run, plus one isomorphism test.
 
 from __future__ import annotations
 
-from . import Check
+from .base import Check, declare
 
 
+@declare
 class AlphaEquivalence(Check):
+    """Permuting names does not change an execution: π·G runs to the final state of G up to π."""
+
     name = "alpha"
+    order = 70
+    implements = "Prop. A.1 \"alpha-equivalence of graph states\""
 
     def initial(self, machine) -> None:
         from ..gc import mirror

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from .. import graph as G
 from ..types import Arrow
-from . import Check
+from .base import Check, declare
 
 PURE = frozenset({G.CONST, G.VCONST, G.OP0, G.PDER, G.PCON, G.PBANG})
 
 
+@declare
 class DataFlowShape(Check):
+    """A final state of ground type is a data-flow graph: constants and operations reachable from the root."""
+
     name = "dataflow"
+    order = 90
+    implements = "Def. F.1 \"Data-flow graphs\"; Prop. F.2 \"Final graphs intensionally\""
 
     def at_end(self, machine, outcome) -> None:
         if outcome.status != "final":

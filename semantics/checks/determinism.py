@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 
 from ..rules import REGISTRY, redexes
-from . import Check
+from .base import Check, declare
 
 
 def _ends_phase(rule_id: str) -> bool:
@@ -45,8 +45,13 @@ def _ends_phase(rule_id: str) -> bool:
     return REGISTRY[rule_id].sets_flag == "!"
 
 
+@declare
 class Determinism(Check):
+    """Every order of a ?-phase's rewrites ends in the same state, up to name permutation."""
+
     name = "determinism"
+    order = 60
+    implements = "Props. A.2 \"Determinism\", 4.5 / Cor. A.3 \"Determinism of execution\""
     options = ("determinism_paths", "determinism_seed", "check_mode")
 
     def __init__(self, determinism_paths: int = 24, determinism_seed: int = 0, check_mode: str = "exhaustive"):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from .. import core as C
 from .. import graph as G
 from ..types import Arrow, F, Vec
-from . import GraphCheck
+from .base import GraphCheck, declare
 from ..journal import touched
 
 ARITY = {
@@ -249,8 +249,13 @@ def form_problems_touched(graph: G.Graph, params, nodes, links, boxes, index=Non
     return problems
 
 
+@declare
 class Form(GraphCheck):
+    """The graph is a well-formed composite graph: arities, link types, boxes and doors, the ¡-constants."""
+
     name = "form"
+    order = 10
+    implements = "Prop. 4.3 \"Form preservation\""
 
     def initial(self, machine) -> None:
         self.params = [(p, p.outs[0].dst.data) for p in machine.graph.params]

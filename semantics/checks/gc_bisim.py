@@ -21,7 +21,7 @@ scan of the graph — after each rewrite).
 from __future__ import annotations
 
 from ..rules import REGISTRY
-from . import Check
+from .base import Check, declare
 
 
 def _observe(trace: list):
@@ -33,8 +33,13 @@ def _observe(trace: list):
     return observer
 
 
+@declare
 class GCBisimulation(Check):
+    """Collecting garbage changes nothing observable: the run with the collector switched matches this one."""
+
     name = "gc"
+    order = 100
+    implements = "Prop. 7.6 \"Garbage collection\" (a bisimulation)"
 
     def initial(self, machine) -> None:
         from ..gc import Collector, has_collector

@@ -24,7 +24,7 @@ import itertools
 from collections import deque
 
 from .. import graph as G
-from . import GraphCheck
+from .base import GraphCheck, declare
 from ..journal import touched
 from . import incremental
 
@@ -554,8 +554,13 @@ def graph_problems_incremental(machine) -> list[tuple[str, list]]:
     return incremental.update(machine, "graph", GraphIndex, graph_problems_now)
 
 
+@declare
 class GraphCriterion(GraphCheck):
+    """Acyclicity of box-paths and directed provisional paths; covering links (the graph criterion)."""
+
     name = "graph"
+    order = 30
+    implements = "Defs. 4.2 \"Box-reachability\", B.6 \"Covering links\", B.7 \"Graph criterion\"; Prop. B.8"
     reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):

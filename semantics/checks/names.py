@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .. import graph as G
 from ..types import names_of
-from . import GraphCheck
+from .base import GraphCheck, declare
 from ..journal import touched
 from . import incremental
 
@@ -270,8 +270,13 @@ class SizesView:
         return next(iter(self.sizes[a]))
 
 
+@declare
 class NameCriteria(GraphCheck):
+    """Bound names are bound once and not free, and a validation map exists (the name criteria)."""
+
     name = "names"
+    order = 20
+    implements = "Defs. B.1 \"Bound/free names\", B.2 \"Bound-name criterion\", B.4 \"Free-name criterion\"; Prop. B.5"
     reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):

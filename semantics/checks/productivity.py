@@ -7,11 +7,16 @@ Cost: O(1).
 
 from __future__ import annotations
 
-from . import Check
+from .base import Check, declare
 
 
+@declare
 class Productivity(Check):
+    """A run from a well-typed program never ends stuck (safe termination)."""
+
     name = "productivity"
+    order = 80
+    implements = "Props. D.1 \"Productivity\", D.2 \"Safe termination\", D.3 \"Safe termination of programs\""
 
     def at_end(self, machine, outcome) -> None:
         if outcome.status == "stuck":

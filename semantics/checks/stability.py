@@ -18,7 +18,7 @@ and then at powers of two (32, 64, 128, …), and on the final state: O(n log n)
 from __future__ import annotations
 
 from ..token import Token
-from . import Check, changes_graph
+from .base import Check, changes_graph, declare
 
 
 def _same_state(t1: Token, t2: Token) -> bool:
@@ -52,8 +52,13 @@ def stable_replay(machine, bound: int) -> tuple[bool, str]:
     return False, f"the current state was not reached within {bound} stable transitions"
 
 
+@declare
 class Stability(Check):
+    """The state is stable: a graph-keeping execution from Init of the current graph reaches it."""
+
     name = "stability"
+    order = 50
+    implements = "Def. C.1 \"Stable executions/states\"; Props. C.4, C.7 \"Stability of executions\""
     options = ("stability_mode",)
 
     def __init__(self, stability_mode: str = "sampled"):

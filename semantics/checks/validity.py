@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..token import AT, LAMBDA, STAR, UP, Marker
 from ..types import Arrow, Vec
-from . import GraphCheck
+from .base import GraphCheck, declare
 from .graph_criterion import GraphIndex, graph_problems_incremental, graph_problems_now
 from .names import NameIndex, SizesView, name_problems, name_problems_incremental, validation_map
 from . import incremental
@@ -47,10 +47,13 @@ def token_problem(machine, v: dict[str, int]):
     return None
 
 
+@declare
 class Validity(GraphCheck):
-    """The criteria as a whole-graph check; the token condition after every transition."""
+    """The state is valid: the name and graph criteria hold and the token answers its queries (after every transition)."""
 
     name = "validity"
+    order = 40
+    implements = "Defs. B.9 \"Queries and answers\", B.10 \"Valid states\"; Props. B.11, B.12"
     reads_journal = False  # its index (checks.incremental) keeps its own
     on_passes = True  # the token condition, after every transition
 

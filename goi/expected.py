@@ -26,8 +26,8 @@ from typing import Iterable, Optional
 
 from . import api
 from .semantics.errors import GoiError, ParseError
-from .semantics.typecheck import show_fraction
-from .show import to_text
+from .semantics.show import scalar
+from .semantics.show import to_text
 
 RESULT_KEYS = ("status", "value", "type", "parameters")
 OPTION_KEYS = ("division", "max-steps")
@@ -145,7 +145,7 @@ def outcome(text: str, division: str = "total", max_steps: int = DEFAULT_MAX_STE
         return Outcome({"status": "parse error"})
     except GoiError as exc:
         return Outcome({"status": "type error" if exc.kind in ("type", "scope") else exc.kind.replace("_", " ")})
-    fields = {"type": str(judgement.type), "parameters": ", ".join(show_fraction(p) for p in judgement.params) or "-"}
+    fields = {"type": str(judgement.type), "parameters": ", ".join(scalar(p) for p in judgement.params) or "-"}
     result = api.run(judgement, division=division, max_steps=max_steps)  # type: ignore[arg-type]
     fields["status"] = result.status
     if result.status == "final":

@@ -8,6 +8,9 @@ returns the run's outcome or raises a Finding (a BudgetFinding when the step bud
     agreement               the second-opinion evaluator (properties.reference)
     parameter_preservation  the ¡-constants never change; replacing them acts as expected
     split_contractions      graphs with split contractions behave as the program (takes a graph)
+
+Each is declared once, with its Hypothesis test, in properties.suite (properties.registry
+says how); `PROPERTIES` maps every declared name to its check.
 """
 
 from .agreement import agreement
@@ -19,13 +22,17 @@ from .parameters import parameter_preservation
 from .runner import BudgetFinding, Finding
 from .soundness import soundness
 
-PROPERTIES = {
-    "soundness": soundness,
-    "invariants": invariants,
-    "determinism": determinism,
-    "gc": gc_bisimulation,
-    "agreement": agreement,
-    "parameters": parameter_preservation,
-}
 
-__all__ = ["PROPERTIES", "Finding", "BudgetFinding", "split_contractions", *PROPERTIES]
+
+def __getattr__(name: str):
+    # PROPERTIES: every declared property's check, by name (properties.registry); computed on
+    # first use, since the declarations import Hypothesis and the generators
+    if name == "PROPERTIES":
+        from .registry import registry
+
+        return {n: p.check for n, p in registry().items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["PROPERTIES", "Finding", "BudgetFinding", "agreement", "determinism", "gc_bisimulation", "invariants",
+           "parameter_preservation", "soundness", "split_contractions"]

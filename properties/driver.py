@@ -19,12 +19,11 @@ from hypothesis import reproduce_failure, settings
 
 from goi.semantics.stack import interrupt_taken
 
-from . import coverage, suite
+from . import coverage, registry
 from .profiles import config, database_unreachable, register
 from .progress import PROGRESS
 from .runner import BudgetFinding, Finding
 
-NAMES = tuple(suite.TESTS)
 
 _BLOB = re.compile(r"@reproduce_failure\('([^']+)', b'([^']+)'\)")
 
@@ -76,16 +75,12 @@ def _say(messages: list[str]) -> None:
         hypothesis.reporting.default(message)
 
 
-def unknown_names(names: Iterable[str]) -> list[str]:
-    return [n for n in names if n not in suite.TESTS]
-
-
 def run_property(name: str, profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
                  replay: Optional[str] = None) -> PropertyResult:
     """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports)."""
     register()
     cfg = config(profile)
-    test = suite.build(name, cfg)
+    test = registry.build(name, cfg)
     options = dict(max_examples=examples or cfg.examples, report_multiple_bugs=False)
     test = settings(settings.get_profile(profile), **options)(test)
     if seed is not None:

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from goi import api
-from goi.show import to_json as _show
+from goi.semantics.show import to_json as _show
 from goi.generators.typed import programs
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError

@@ -11,10 +11,12 @@ error. GOI_PROGRESS=0 silences it; `goi props --json` too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
-from typing import Optional
+from typing import Iterator, Optional
+
 
 def interval() -> float:
     """Seconds between lines (GOI_PROGRESS_SECONDS, default 30)."""
@@ -68,6 +70,17 @@ class Progress:
         self.quiet = False
         self.target_override: Optional[int] = None  # `goi props --examples N`
 
+    @contextlib.contextmanager
+    def quiet_while(self, wanted: bool = True) -> Iterator[None]:
+        """No progress lines inside the block (when `wanted`): a command whose standard output
+        is one JSON object. The previous setting comes back after it, whatever happens."""
+        before = self.quiet
+        self.quiet = before or wanted
+        try:
+            yield
+        finally:
+            self.quiet = before
+
     def start(self, name: str, target: int) -> None:
         self.name, self.target, self.done = name, target, 0
         self.started = self.last = time.monotonic()
@@ -91,3 +104,8 @@ class Progress:
 
 
 PROGRESS = Progress()
+
+
+def quiet(wanted: bool = True):
+    """`with quiet(args.json): …` — no progress lines inside the block (when `wanted`)."""
+    return PROGRESS.quiet_while(wanted)

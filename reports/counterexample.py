@@ -10,7 +10,7 @@ from typing import Optional
 from goi import api
 from goi.semantics.dot import to_dot
 from goi.semantics.errors import GoiError
-from goi.show import to_text as _show
+from goi.semantics.show import step_line, to_text as _show
 
 TRACE_CONTEXT = 12  # steps shown before the failing one
 
@@ -68,7 +68,7 @@ def explain(program: str, max_steps: int = 2_000_000) -> Optional[dict]:
         "transitions": result.transitions,
         "violation": None if violation is None else {
             **violation.to_json(), "paper": PAPER.get(violation.check, ""), "description": violation.describe()},
-        "trace": [{"number": s.number, "rule": s.rule, "line": s.render()} for s in trace],
+        "trace": [{"number": s.number, "rule": s.rule, "line": step_line(s)} for s in trace],
         "dot": pictures,
     }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from . import graph as G
-from .token import show_box_stack, show_flag, show_stack
+from . import show
 
 _SHAPES = {
     G.LAM: "circle",
@@ -83,8 +83,8 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
         t = machine.token
         token_link = t.position
         caption.append(
-            f"step {machine.steps}: token at ℓ{t.position.id} {t.direction}, flag {show_flag(t.flag)}, "
-            f"S = {show_stack(t.stack, machine.field.show)}, B = {show_box_stack(t.box_stack)}"
+            f"step {machine.steps}: token at ℓ{t.position.id} {t.direction}, flag {show.flag(t.flag)}, "
+            f"S = {show.stack(t.stack, machine.field.show)}, B = {show.box_stack(t.box_stack)}"
         )
     if caption:
         newline = "\\n"  # DOT's line break inside a label
@@ -108,3 +108,52 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
             attrs.append("color=red penwidth=3")
         yield f"  {src} -> {dst} [{' '.join(attrs)}];"
     yield "}"
+
+
+class DotFiles:
+    """Pictures of a run written as new files in one folder, within a byte budget in all
+    (`goi run --dot DIR --max-dot-bytes N`).
+
+    A file goi has not just created is never overwritten, and a link planted at its name is
+    never followed (O_EXCL | O_NOFOLLOW). Past the budget, pictures are skipped (and
+    counted), not written; once one is skipped the rest are not even drawn."""
+
+    def __init__(self, directory: str, max_bytes: int):
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self.written = 0
+        self.skipped = 0
+        self.bytes = 0
+
+    def picture(self, name: str, title: str, machine) -> None:
+        import os
+
+        from .errors import ReadError
+
+        if self.skipped:
+            self.skipped += 1
+            return
+        path = os.path.join(self.directory, name)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except FileExistsError:
+            raise ReadError(f"--dot {self.directory}: {name} exists already; goi writes only new files (use an empty directory)") from None
+        except OSError as exc:
+            raise ReadError(f"--dot {self.directory}: cannot write {name}: {exc.strerror}") from None
+        room, size = self.max_bytes - self.bytes, 0
+        with os.fdopen(fd, "wb") as handle:
+            for line in dot_lines(machine.graph, machine, title):
+                data = (line + "\n").encode("utf-8")
+                size += len(data)
+                if size > room:
+                    break
+                handle.write(data)
+        if size > room:  # over the budget: this picture is not kept
+            os.unlink(path)
+            self.skipped += 1
+            return
+        self.written += 1
+        self.bytes += size
+
+    def to_json(self) -> dict:
+        return {"files": self.written, "skipped": self.skipped, "bytes": self.bytes}

@@ -102,18 +102,6 @@ class ReadError(GoiError):
     kind = "io"
 
 
-class UsageError(GoiError):
-    """The command line is wrong: an unknown option, a bad number, FILE and -e together, a
-    --params list of the wrong length. Exit code 2 (argparse's convention)."""
-
-    kind = "usage"
-
-    def __init__(self, message: str, prog: str = "goi", usage: str = ""):
-        super().__init__(message)
-        self.prog = prog
-        self.usage = usage
-
-
 class BudgetError(GoiError):
     """A budget was reached before a run could start (the input is larger than allowed).
     Exit code 5, like a run stopped by its step budget."""

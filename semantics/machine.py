@@ -20,7 +20,8 @@ from typing import Callable, Optional
 
 from . import graph as G
 from .rules import PASS, REGISTRY, REWRITE, load_all, pass_candidate, redexes
-from .token import DOWN, NONE_FLAG, UP, Marker, Token, show_box_stack, show_flag, show_stack
+from . import show
+from .token import DOWN, NONE_FLAG, Token
 from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
 
 DEFAULT_MAX_NODES = 250_000
@@ -52,23 +53,11 @@ class RandomStrategy:
         return options[self.rng.randrange(len(options))]
 
 
-DIRECTION_WORDS = {UP: "up", DOWN: "down"}
-
-
-def element_to_json(x, show_value=str):
-    """A computation-stack element as JSON: a marker's symbol (★ @ λ), a scalar as an exact
-    rational string, a vector as a list of such strings."""
-    if isinstance(x, Marker):
-        return x.symbol
-    if isinstance(x, tuple):
-        return [show_value(v) for v in x]
-    return show_value(x)
-
-
 @dataclass
 class Step:
     """The state after one transition: its number and rule, then the token (position,
-    direction, rewriting flag, computation stack and box stack, both stacks top first)."""
+    direction, rewriting flag, computation stack and box stack, both stacks top first).
+    Written by semantics.show (step_line, step_to_json)."""
 
     number: int
     rule: str
@@ -79,28 +68,13 @@ class Step:
     stack: tuple  # elements: markers, scalars, vectors (tuples); top first
     box_stack: tuple  # link ids; top first
 
-    def render(self, show_value=str) -> str:
-        """One line of `goi run --trace`."""
-        stack = show_stack(self.stack[::-1], show_value)  # show_stack takes the top last
-        boxes = ":".join([f"ℓ{i}" for i in self.box_stack] + ["□"])
-        return (
-            f"{self.number:>7} {self.rule:<20} ℓ{self.position:<5} {self.position_type:<14} "
-            f"{self.direction} {self.flag:<6} S={stack}  B={boxes}"
-        )
+    def render(self, show_scalar=show.scalar) -> str:
+        """One line of `goi run --trace` (semantics.show.step_line)."""
+        return show.step_line(self, show_scalar)
 
-    def to_json(self, show_value=str) -> dict:
-        """One trace step of `goi run --json --trace` (schema goi.run/1): stacks as arrays, top
-        first; the direction as a word."""
-        return {
-            "number": self.number,
-            "rule": self.rule,
-            "position": self.position,
-            "position_type": self.position_type,
-            "direction": DIRECTION_WORDS[self.direction],
-            "flag": self.flag,
-            "stack": [element_to_json(x, show_value) for x in self.stack],
-            "box_stack": list(self.box_stack),
-        }
+    def to_json(self, show_scalar=show.scalar) -> dict:
+        """One step of `goi run --json --trace` (semantics.show.step_to_json)."""
+        return show.step_to_json(self, show_scalar)
 
 
 STOP_EVERY = 256  # transitions between two questions to a run's `stop`
@@ -194,8 +168,8 @@ class Machine:
         node = t.position.dst if t.direction != DOWN else t.position.src
         at = "the graph's interface" if node is None else f"{G.label(node)}-node #{node.id}"
         return (
-            f"token at ℓ{t.position.id} ({t.position.type}) going {t.direction} towards {at}, flag {show_flag(t.flag)}, "
-            f"computation stack {show_stack(t.stack, self.field.show)}, box stack {show_box_stack(t.box_stack)}"
+            f"token at ℓ{t.position.id} ({t.position.type}) going {t.direction} towards {at}, flag {show.flag(t.flag)}, "
+            f"computation stack {show.stack(t.stack, self.field.show)}, box stack {show.box_stack(t.box_stack)}"
         )
 
     def snapshot(self, rule_id: str) -> Step:
@@ -206,7 +180,7 @@ class Machine:
             t.position.id,
             str(t.position.type),
             t.direction,
-            show_flag(t.flag),
+            show.flag(t.flag),
             tuple(reversed(t.stack)),
             tuple(link.id for link in reversed(t.box_stack)),
         )

@@ -40,26 +40,3 @@ class Token:
     flag: object = NONE_FLAG
     stack: list = field(default_factory=lambda: [STAR])
     box_stack: list = field(default_factory=list)
-
-
-def show_flag(flag) -> str:
-    if isinstance(flag, tuple):
-        return f"{flag[0]}({flag[1]})"
-    return str(flag)
-
-
-def show_element(x, show_value=str) -> str:
-    if isinstance(x, Marker):
-        return x.symbol
-    if isinstance(x, tuple):
-        return "(" + ", ".join(show_value(v) for v in x) + ")"
-    return show_value(x)
-
-
-def show_stack(stack, show_value=str) -> str:
-    """Top first, as in the paper: X : Y : □."""
-    return ":".join([show_element(x, show_value) for x in reversed(stack)] + ["□"])
-
-
-def show_box_stack(box_stack) -> str:
-    return ":".join([f"ℓ{link.id}" for link in reversed(box_stack)] + ["□"])

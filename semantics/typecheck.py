@@ -28,7 +28,7 @@ from typing import Optional
 
 from . import core as C
 from . import syntax as S
-from .digits import text_of_fraction
+from .show import scalar
 from .errors import TypeCheckError
 from .types import Arrow, F, Field, Meta, Type, Vec, has_metas, names_of
 
@@ -54,14 +54,9 @@ class Judgement:
 
         names = ", ".join(self.names) or "-"
         ctx = ", ".join(f"{x}:{t}" for x, t in self.context) or "-"
-        params = ", ".join(show_fraction(p) for p in self.params) or "-"
+        params = ", ".join(scalar(p) for p in self.params) or "-"
         term = pretty(self.surface) if self.surface is not None else C.show_core(self.term)
         return f"{names} | {ctx} | {params} ⊢ {term} : {self.type}"
-
-
-def show_fraction(value: Fraction) -> str:
-    """Exact rational as text: '3', '-1/2' (of any length)."""
-    return text_of_fraction(value)
 
 
 class _Mismatch(Exception):

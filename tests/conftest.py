@@ -50,7 +50,9 @@ def pytest_runtest_call(item):
         status = "budget" if isinstance(exc, BudgetFinding) else "failed"
         finding = str(exc) if isinstance(exc, Finding) else f"{type(exc).__name__}: {exc}"
         program = getattr(exc, "program", None) or None
-    _PROPERTY_RUNS.append(PropertyResult(item.name, status, coverage.RUN_COUNT[0] - runs_before,
+    callspec = getattr(item, "callspec", None)  # test_property[soundness]: the property's own name
+    name = callspec.params["prop"] if callspec is not None and "prop" in callspec.params else item.name
+    _PROPERTY_RUNS.append(PropertyResult(name, status, coverage.RUN_COUNT[0] - runs_before,
                                          time.perf_counter() - start, finding, program, None))
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.semantics.checks import InvariantViolation, Monitor, Policy, make_checks, registry
 from goi.cli import main
 from goi.semantics.gc import Collector

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.cli import main
 
 PROGRAMS = Path(__file__).parent / "programs"

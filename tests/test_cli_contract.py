@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 
 import goi
 from goi.cli import main
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 
 ROOT = Path(__file__).parent.parent
 PROGRAMS = Path(__file__).parent / "programs"

@@ -7,7 +7,7 @@ import pytest
 
 import goi
 
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.cli import main
 from goi.semantics.rules import load_all
 

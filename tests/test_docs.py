@@ -103,7 +103,7 @@ def test_the_synopsis_forms_of_equiv_terms_work(tmp_path, capsys):
     t0, t1 = tmp_path / "t0.goi", tmp_path / "t1.goi"
     t0.write_text("λx:F. x * {2}", encoding="utf-8")
     t1.write_text("λx:F. {2} * x", encoding="utf-8")
-    from goi.semantics.exitcodes import UNDECIDED  # no separating context: not a proof, so undecided
+    from goi.cli.exitcodes import UNDECIDED  # no separating context: not a proof, so undecided
 
     assert main(["equiv", "--terms", str(t0), str(t1), "--examples", "20"]) == UNDECIDED
     assert main(["equiv", "--terms", "-e", "λx:F. x * {2}", "-e", "λx:F. {2} * x", "--examples", "20"]) == UNDECIDED
@@ -122,8 +122,8 @@ def test_no_doc_points_outside_the_repository():
 
 
 def test_the_reports_doc_counts_the_properties_there_are():
-    from goi.properties import driver
+    from goi.properties.registry import names
 
     text = (ROOT / "docs/REPORTS.md").read_text(encoding="utf-8")
     counts = re.findall(r"a `ci` report \((\d+) properties", text)
-    assert counts and all(int(n) == len(driver.NAMES) for n in counts), (counts, len(driver.NAMES))
+    assert counts and all(int(n) == len(names()) for n in counts), (counts, len(names()))

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 import goi
 from goi.cli import main
-from goi.properties import conjectures, suite
+from goi.properties import conjectures, registry
 from goi.properties.equivalence import (
     EQUIVALENT,
     NOT_COMPARABLE,
@@ -26,7 +26,7 @@ from goi.properties.deadline import Deadline
 from goi.properties.profiles import config
 from goi.properties.runner import Finding
 from goi.properties.term_equivalence import NONE_FOUND, REFUTED, term_equivalence
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.semantics.parser import parse
 from goi.semantics.symbolic import SymbolicField, evaluate, show
 from goi.semantics.types import Arrow, F
@@ -272,7 +272,7 @@ MUTANTS = {
 def test_the_symbolic_property_catches_a_broken_field(monkeypatch, name):
     op, replacement = MUTANTS[name]
     monkeypatch.setattr(SymbolicField, op, _broken(op, replacement))
-    test = PROPERTY_SETTINGS(suite.build("symbolic", config("ci")))
+    test = PROPERTY_SETTINGS(registry.build("symbolic", config("ci")))
     with pytest.raises(Finding, match="symbolic"):
         test()
 
@@ -284,7 +284,7 @@ def test_the_strict_policy_is_checked_by_the_property(monkeypatch):
     monkeypatch.setattr(SymbolicField, "div", _broken("div", lambda self, x, y: self._node("div", x, y)))  # forgets denominators
     with pytest.raises(Finding, match="exact run gives undefined"):
         symbolic_agreement("(λx. 1 / x) {1}", config("ci"), [Fraction(0)], "strict")
-    test = PROPERTY_SETTINGS(suite.build("symbolic", config("ci")))
+    test = PROPERTY_SETTINGS(registry.build("symbolic", config("ci")))
     with pytest.raises(Finding, match="symbolic"):
         test()
 

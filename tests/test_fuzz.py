@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from goi.cli import main
 from goi.properties.profiles import current
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 
 CONFIG = current()
 EXAMPLES = [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent / "programs").rglob("*.goi"))]

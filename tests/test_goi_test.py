@@ -6,7 +6,7 @@ from pathlib import Path
 
 from goi import expected
 from goi.cli import main
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 
 ROOT = Path(__file__).parent.parent
 

@@ -10,7 +10,7 @@ import tracemalloc
 import pytest
 
 import goi
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.semantics.errors import LimitError, ParseError
 from goi.semantics.graph import Graph
 from goi.semantics.parser import parse

@@ -37,7 +37,7 @@ from goi.properties.oracle import (
     OracleConfig,
     same,
 )
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.semantics import syntax as S
 from goi.semantics.notation import Inexpressible, render
 from goi.semantics.parser import parse
@@ -360,7 +360,7 @@ def test_oracle_command_text_and_usage_errors(capsys):
 def test_a_crash_on_an_ill_typed_program_refuses_it():
     """Only a value accepts an ill-typed program: the mock that crashes on `-` agrees on the
     ill-typed programs it crashes on, and what it is blamed for is a well-typed one."""
-    from goi.cli_oracle import summary_lines
+    from goi.cli.commands.oracle import summary_lines
 
     report = run("crash_on_subtraction", ill_typed=True)
     assert report.counts[ACCEPTS_INVALID] == 0 and set(report.shrunk) == {IMPL_ERROR}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import goi
 from goi import properties
-from goi.properties import suite
+from goi.properties import registry
 from goi.generators.graphs import split_graphs
 from goi.generators.typed import contexts, pairs, programs, terms
 from goi.properties.profiles import current
@@ -25,18 +25,15 @@ CONFIG = current()
 DEPTH = CONFIG.max_depth
 
 
-# The property tests are goi.properties.suite's, the ones `goi props` runs: one database key each.
+# The property tests are the declared ones (goi.properties.registry), the ones `goi props`
+# runs: one per property, each with its own database key; test_property[soundness], ….
 PROPERTY = pytest.mark.properties
-test_soundness = PROPERTY(suite.build("soundness", CONFIG))
-test_invariants_after_every_transition = PROPERTY(suite.build("invariants", CONFIG))
-test_determinism_and_alpha_equivalence = PROPERTY(suite.build("determinism", CONFIG))
-test_gc_bisimulation = PROPERTY(suite.build("gc", CONFIG))
-test_agreement_with_the_second_opinion = PROPERTY(suite.build("agreement", CONFIG))
-test_parameter_preservation = PROPERTY(suite.build("parameters", CONFIG))
-test_split_contractions = PROPERTY(suite.build("contractions", CONFIG))
-test_symbolic_field_agrees_with_exact_runs = PROPERTY(suite.build("symbolic", CONFIG))
-test_programs_are_never_refuted_against_themselves = PROPERTY(suite.build("equivalence", CONFIG))
-test_incremental_checks_agree_with_whole_graph_checks = PROPERTY(suite.build("incremental", CONFIG))
+
+
+@PROPERTY
+@pytest.mark.parametrize("prop", registry.names())
+def test_property(prop):
+    registry.build(prop, CONFIG)()
 
 
 @PROPERTY

@@ -14,7 +14,7 @@ from hypothesis.database import ExampleDatabase
 from goi.cli import main
 from goi.properties import coverage, driver, profiles, suite
 from goi.properties.runner import Finding
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 from goi.semantics.pretty import pretty
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from goi.cli import main
 from goi.reports import collect, write
-from goi.semantics import exitcodes
+from goi.cli import exitcodes
 
 from test_cli_contract import validate
 from test_mutants import folding_deletes_a_provisional_constant, mutated
@@ -175,12 +175,12 @@ def test_reports_merge_as_a_run_spread_over_machines(ci_report, broken_report, t
 def test_pytest_writes_a_report_of_its_own_run(tmp_path):
     out = tmp_path / "from-pytest"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--hypothesis-profile=ci",
-                           "tests/test_properties.py", "-k", "test_soundness or test_gc_bisimulation", "--goi-report", str(out)],
+                           "tests/test_properties.py", "-k", "test_property and (soundness or gc)", "--goi-report", str(out)],
                           capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
     assert proc.returncode == 0, proc.stdout[-2000:]
     data = json.loads((out / "report.json").read_text(encoding="utf-8"))
     validate(data)
-    assert {p["name"]: p["status"] for p in data["properties"]} == {"test_soundness": "passed", "test_gc_bisimulation": "passed"}
+    assert {p["name"]: p["status"] for p in data["properties"]} == {"soundness": "passed", "gc": "passed"}
     assert data["programs"]["by_property"] == {"soundness": 60, "gc": 60}
 
 

@@ -16,16 +16,19 @@ import sys
 from collections import Counter
 from fractions import Fraction
 
-from .files import writable_directory
-from .semantics import exitcodes
-from .show import to_text as _show
-from .semantics.errors import ReadError, UsageError
+from .. import exitcodes
+from ..arguments import MAX_INPUT_BYTES, positive_int, positive_seconds
+from ..io import read_file, read_text, say, schema, writable_directory, write_json
+from . import command
+from ...semantics.show import to_text as _show
+from ...semantics.errors import ReadError
+from ..errors import UsageError
 
 BUDGETS = {"ci": (60, 4), "dev": (300, 5), "deep": (2000, 6)}  # programs, term depth
 
 
 def fragments(text: str) -> frozenset:
-    from .properties.oracle import FRAGMENTS
+    from ...properties.oracle import FRAGMENTS
 
     names = frozenset(f.strip() for f in text.split(",") if f.strip())
     unknown = sorted(names - set(FRAGMENTS))
@@ -65,11 +68,10 @@ def tolerance(text: str) -> Fraction:
     return value
 
 
-def cmd_oracle(args, _source) -> int:
-    from .cli import schema, say, write_json
-    from .properties.external import split_command
-    from .properties.oracle import Oracle, OracleConfig
-    from .properties.progress import PROGRESS
+def run(args, _source, out) -> int:
+    from ...properties.external import split_command
+    from ...properties.oracle import Oracle, OracleConfig
+    from ...properties.progress import PROGRESS, quiet
 
     try:
         command = split_command(args.impl)
@@ -92,7 +94,6 @@ def cmd_oracle(args, _source) -> int:
         return replay(args, config)
     if args.out:
         writable_directory("--out", args.out)  # before the run, not after it
-    PROGRESS.quiet = args.json
 
     def progress(stage: str, done: int, total: int) -> None:
         PROGRESS.tick(f"oracle {stage}", total)
@@ -101,14 +102,12 @@ def cmd_oracle(args, _source) -> int:
         say(f"oracle: {' '.join(command)} ({args.notation} notation"
             + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
     oracle = Oracle(config, progress)
-    try:
+    with quiet(args.json):
         report = oracle.run()
-    finally:
-        PROGRESS.quiet = False
 
     def replay_for(klass: str, text: str) -> str:
         if text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
-            from .semantics.pretty import pretty
+            from ...semantics.pretty import pretty
 
             return replay_command(args, klass, pretty(oracle.terms[text]), from_file=False)
         return replay_command(args, klass, text)
@@ -128,14 +127,13 @@ def cmd_oracle(args, _source) -> int:
 def replay(args, config) -> int:
     """`--replay FILE` / `--replay-program TEXT`: the implementation on that one program, classified
     as the run that found it did (exit 1 if it still fails, 0 if it now agrees)."""
-    from .cli import MAX_INPUT_BYTES, read_file, read_text, say, write_json
-    from .properties.oracle import AGREE, Oracle
+    from ...properties.oracle import AGREE, Oracle
 
     text = (read_text(args.replay_program, MAX_INPUT_BYTES) if args.replay_program is not None
             else read_file(args.replay, MAX_INPUT_BYTES)[0]).strip()
     oracle = Oracle(config)
     if config.printer is not None:  # the program in the paper's notation: the printer writes what is sent
-        from . import api
+        from ... import api
 
         printed = oracle.text_of(api.check(text).surface)
         if printed is None:
@@ -214,7 +212,7 @@ def messages(report) -> dict:
     numbers folded to N, so that one cause counts once) with their counts."""
     import re
 
-    from .properties.oracle import FAILURES
+    from ...properties.oracle import FAILURES
 
     counts: dict = {}
     for case in report.cases:
@@ -225,7 +223,7 @@ def messages(report) -> dict:
 
 
 def summary_lines(report, replay_for=None) -> list[str]:
-    from .properties.oracle import CLASSES
+    from ...properties.oracle import CLASSES
 
     lines = [f"{report.programs} generated programs ({report.skipped} more not expressible in the notation), "
              f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the fragment), "
@@ -293,12 +291,9 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def add_parser(sub) -> None:
-    from .cli import positive_int
-    from .cli_equiv import positive_seconds
-    from .properties.oracle import FRAGMENTS
+def add_arguments(p) -> None:
+    from ...properties.oracle import FRAGMENTS
 
-    p = sub.add_parser("oracle", help="test another implementation against the machine (docs/ORACLE.md)")
     p.add_argument("--impl", required=True, metavar="'CMD …'",
                    help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")
     p.add_argument("--notation", choices=["paper", "visualiser"], default="paper", help="how programs are printed for it")
@@ -334,4 +329,7 @@ def add_parser(sub) -> None:
     again = p.add_mutually_exclusive_group()
     again.add_argument("--replay", metavar="FILE", help="run the implementation on this one program and classify it")
     again.add_argument("--replay-program", metavar="TEXT", help="the same for a program given as text")
-    p.set_defaults(run=cmd_oracle, takes_program=False)
+
+
+COMMAND = command("oracle", order=70, help="test another implementation against the machine (docs/ORACLE.md)",
+                  add_arguments=add_arguments, run=run)

@@ -10,13 +10,15 @@ import difflib
 import os
 import time
 
-from .semantics import exitcodes
-from .semantics.errors import ReadError, UsageError
+from .. import exitcodes
+from ..io import say, schema, write_json
+from . import command
+from ...semantics.errors import ReadError
+from ..errors import UsageError
 
 
-def cmd_test(args, _source) -> int:
-    from . import expected
-    from .cli import say, schema, write_json
+def run(args, _source, out) -> int:
+    from ... import expected
 
     started = time.perf_counter()
     try:
@@ -71,9 +73,11 @@ def summary_lines(cases) -> list[str]:
     return lines
 
 
-def add_parser(sub) -> None:
-    p = sub.add_parser("test", help="check programs against the expected results kept with them")
+def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help=".goi programs, or folders holding them")
     p.add_argument("--update", action="store_true", help="write what each failing program does now as its expectation")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
-    p.set_defaults(run=cmd_test, takes_program=False)
+
+
+COMMAND = command("test", order=90, help="check programs against the expected results kept with them",
+                  add_arguments=add_arguments, run=run)

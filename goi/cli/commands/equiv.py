@@ -1,15 +1,19 @@
-"""`goi equiv` and `goi conjectures` (docs/CLI.md, docs/CONJECTURES.md).
+"""`goi equiv`: decide program equivalence with z3, or search contexts separating two terms
+(docs/CLI.md).
 
     goi equiv FILE0 FILE1 | -e P0 -e P1 [--division total|strict] [--timeout S] [--json]
     goi equiv --terms FILE0 FILE1 | -e T0 -e T1 [--context 'x:F, g:F -> F'] [--examples N] [--seed N]
-    goi conjectures [LAW ...] [--profile ci|dev|deep] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
-from .semantics import exitcodes
-from .semantics.errors import UsageError
+
+from .. import exitcodes
+from ..arguments import add_input_limit, positive_int, positive_seconds
+from ..errors import Sourced, UsageError
+from ..io import read_file, read_text, say, schema, write_json
+from . import command
 
 VERDICT_EXIT = {
     "equivalent": exitcodes.OK,
@@ -21,21 +25,12 @@ VERDICT_EXIT = {
 }
 
 
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
-    return value
-
 
 def parse_context(text: str):
     """--context 'x:F, g:F -> F': Γ as (name, type) pairs, types in the program syntax."""
-    from .semantics.errors import GoiError
-    from .semantics.parser import parse
-    from .semantics import syntax as S
+    from ...semantics.errors import GoiError
+    from ...semantics.parser import parse
+    from ...semantics import syntax as S
 
     pairs = []
     for item in [i.strip() for i in text.split(",") if i.strip()]:
@@ -57,8 +52,6 @@ def parse_context(text: str):
 
 def read_two(args) -> list[tuple[str, str]]:
     """The two programs (or terms): two FILEs (- for standard input, once), or -e twice."""
-    from .cli import read_file, read_text
-
     files, exprs = list(args.files or []), list(args.exprs or [])
     if len(files) + len(exprs) != 2:
         raise UsageError(f"give two programs (two FILEs, two -e TEXT, or one of each); got {len(files) + len(exprs)}")
@@ -68,21 +61,28 @@ def read_two(args) -> list[tuple[str, str]]:
     return [(read_text(text, limit), "<-e>") for text in exprs] + [read_file(name, limit) for name in files]
 
 
-class Sourced(Exception):
-    """An error in one of the two inputs, with its text and name for the caret rendering."""
+def add_arguments(p) -> None:
+    p.add_argument("files", nargs="*", metavar="FILE", help="two program files (- for standard input, once)")
+    p.add_argument("-e", dest="exprs", action="append", metavar="TEXT", help="a program given on the command line (twice)")
+    add_input_limit(p)
+    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or undefined")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
+                   help="seconds for the whole decision (default 10); past it the verdict is unknown")
+    p.add_argument("--max-permutations", type=positive_int, default=720, metavar="N",
+                   help="parameter permutations tried at most (default 720); more left untried is unknown")
+    p.add_argument("--terms", action="store_true", help="compare two terms of one type in generated contexts")
+    p.add_argument("--context", type=parse_context, metavar="'x:T, …'", help="with --terms: the free variables of open terms")
+    p.add_argument("--examples", type=positive_int, default=200, metavar="N", help="with --terms: contexts to try (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="with --terms: the search's seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
 
-    def __init__(self, error, source: str, name: str):
-        super().__init__(str(error))
-        self.error, self.source, self.name = error, source, name
 
-
-def cmd_equiv(args, _source) -> int:
-    from . import api
-    from .cli import schema, say, write_json
-    from .properties.equivalence import program_equivalence
-    from .properties.term_equivalence import term_equivalence
-    from .semantics.errors import GoiError
-    from .semantics.parser import parse
+def run(args, _source, out) -> int:
+    from ... import api
+    from ...properties.equivalence import program_equivalence
+    from ...properties.term_equivalence import term_equivalence
+    from ...semantics.errors import GoiError
+    from ...semantics.parser import parse
 
     inputs = read_two(args)
     if args.context and not args.terms:
@@ -144,72 +144,5 @@ def _say_witness(say, verdict) -> None:
     say(f"  witness: --params {q} gives {w.left}; the second program with --params {moved} gives {w.right}")
 
 
-def cmd_conjectures(args, _source) -> int:
-    from .cli import schema, say, write_json
-    from .properties import conjectures
-
-    names = args.laws or list(conjectures.LAWS)
-    unknown = [n for n in names if n not in conjectures.LAWS]
-    if unknown:
-        raise UsageError(f"unknown laws {', '.join(unknown)}; known: {', '.join(conjectures.LAWS)}")
-
-    def show(row) -> None:
-        if not args.json:
-            say(conjectures.format_row(row))
-
-    from .properties.progress import PROGRESS
-
-    if not args.json:
-        say(conjectures.HEADER)
-    PROGRESS.quiet = args.json
-    try:
-        rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
-    finally:
-        PROGRESS.quiet = False
-    if args.json:
-        write_json({"schema": schema("conjectures"), "profile": args.profile, "seed": args.seed,
-                    "laws": [r.to_json() for r in rows]})
-    surprises = [r for r in rows if r.surprising]
-    if not args.json and surprises:
-        say(f"{len(surprises)} law(s) did not meet their expected status: {', '.join(r.law for r in surprises)}")
-    return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.OK
-
-
-def add_parsers(sub, add_input_limit) -> None:
-    from .properties.profiles import PROFILES
-
-    p = sub.add_parser("equiv", help="decide program equivalence with z3 (or search contexts separating two terms)")
-    p.add_argument("files", nargs="*", metavar="FILE", help="two program files (- for standard input, once)")
-    p.add_argument("-e", dest="exprs", action="append", metavar="TEXT", help="a program given on the command line (twice)")
-    add_input_limit(p)
-    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or undefined")
-    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
-                   help="seconds for the whole decision (default 10); past it the verdict is unknown")
-    p.add_argument("--max-permutations", type=_positive, default=720, metavar="N",
-                   help="parameter permutations tried at most (default 720); more left untried is unknown")
-    p.add_argument("--terms", action="store_true", help="compare two terms of one type in generated contexts")
-    p.add_argument("--context", type=parse_context, metavar="'x:T, …'", help="with --terms: the free variables of open terms")
-    p.add_argument("--examples", type=_positive, default=200, metavar="N", help="with --terms: contexts to try (default 200)")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="with --terms: the search's seed (default 0)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
-    p.set_defaults(run=cmd_equiv, takes_program=False)
-
-    c = sub.add_parser("conjectures", help="put the catalogue of laws and conjectures to the test (docs/CONJECTURES.md)")
-    c.add_argument("laws", nargs="*", metavar="LAW", help="laws to test (default: all)")
-    c.add_argument("--profile", choices=PROFILES, default="ci", help="how many instances and contexts (default ci)")
-    c.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the instances and contexts (default 0)")
-    c.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
-    c.set_defaults(run=cmd_conjectures, takes_program=False)
-
-
-def _positive(text: str) -> int:
-    from .cli import positive_int
-
-    return positive_int(text)
-
-
-def sourced_error(exc: Sourced) -> tuple[dict, str]:
-    return exc.error.to_json(), exc.error.render(exc.source, exc.name)
-
-
-__all__ = ["add_parsers", "cmd_conjectures", "cmd_equiv", "Sourced", "sourced_error"]
+COMMAND = command("equiv", order=50, help="decide program equivalence with z3 (or search contexts separating two terms)",
+                  add_arguments=add_arguments, run=run)

@@ -9,18 +9,19 @@ from __future__ import annotations
 import json
 import sys
 
-from .files import writable_directory
-from .semantics import exitcodes
-from .semantics.errors import BudgetError, GoiError, ReadError, UsageError
+from .. import exitcodes
+from ..arguments import properties_to_run, positive_int
+from ..io import read_file, say, schema, writable_directory, write_json
+from . import command
+from ...semantics.errors import BudgetError, GoiError, ReadError
+from ..errors import UsageError
 
 
-def cmd_report(args, _source) -> int:
-    from .cli import schema, say, write_json
-    from .properties import driver
-    from .properties.progress import PROGRESS
-    from .reports import collect, write
-    from .reports.collect import SCHEMA, merge, section_from
-    from .reports.pictures import MissingExtra
+def run(args, _source, out) -> int:
+    from ...properties.progress import quiet
+    from ...reports import collect, write
+    from ...reports.collect import SCHEMA, merge, section_from
+    from ...reports.pictures import MissingExtra
 
     writable_directory("--out", args.out)  # before the run, not after it
     if args.source:
@@ -34,26 +35,15 @@ def cmd_report(args, _source) -> int:
         except MALFORMED as exc:
             raise malformed(args.source, exc) from None
     else:
-        from .properties.profiles import UnknownProfile, register
 
-        try:
-            register()  # a malformed GOI_HYPOTHESIS_REDIS: said before anything runs
-        except UnknownProfile as exc:
-            raise UsageError(str(exc)) from None
-        names = args.properties or list(driver.NAMES)
-        unknown = driver.unknown_names(names)
-        if unknown:
-            raise UsageError(f"unknown properties {', '.join(unknown)}; known: {', '.join(driver.NAMES)}")
+        names = properties_to_run(args.properties or ())
 
         def show(r) -> None:
             if not args.json:
                 say(f"{r.name:<14} {r.status:<11} {r.runs:>6} runs  {r.seconds:7.2f}s", sys.stderr)
 
-        PROGRESS.quiet = args.json
-        try:
+        with quiet(args.json):
             data = collect(names, args.profile, args.examples, args.seed, on_result=show)
-        finally:
-            PROGRESS.quiet = False
     for path in args.include or ():
         try:
             name, section = section_from(_read_json(path, "--include"))
@@ -87,7 +77,6 @@ MAX_REPORT_BYTES = 64 * 1024 * 1024  # a report.json or --include file: at most 
 
 def _read_json(path: str, option: str):
     """A JSON file read with a size bound (`--from /dev/zero` stops at once) and its errors named."""
-    from .cli import read_file
 
     try:
         text, _name = read_file(path, MAX_REPORT_BYTES)
@@ -105,7 +94,7 @@ MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDi
 
 
 def malformed(sources, exc: Exception) -> ReadError:
-    from .reports.collect import SCHEMA
+    from ...reports.collect import SCHEMA
 
     return ReadError(f"--from {', '.join(sources)}: a malformed {SCHEMA} report ({type(exc).__name__}: "
                      f"{str(exc)[:200]}); docs/schemas/goi.report.json says what it holds")
@@ -114,17 +103,15 @@ def malformed(sources, exc: Exception) -> ReadError:
 def render_check(data: dict) -> None:
     """Render a report in memory (no files): a malformed one fails here, with its error named,
     before anything is written."""
-    from .reports.render import to_html, to_markdown
+    from ...reports.render import to_html, to_markdown
 
     to_html(data, {})
     to_markdown(data, {})
 
 
-def add_parser(sub) -> None:
-    from .cli import positive_int
-    from .properties.profiles import PROFILES
+def add_arguments(p) -> None:
+    from ...properties.profiles import PROFILES
 
-    p = sub.add_parser("report", help="run the properties and write a soundness report (docs/REPORTS.md)")
     p.add_argument("--profile", choices=PROFILES, default="ci", help="Hypothesis profile (default ci)")
     p.add_argument("--out", default="goi-report", metavar="DIR", help="where to write it (default goi-report/)")
     p.add_argument("--properties", type=lambda t: [n.strip() for n in t.split(",") if n.strip()], metavar="P,…",
@@ -136,4 +123,7 @@ def add_parser(sub) -> None:
     p.add_argument("--include", metavar="FILE", action="append",
                    help="add a section from the --json output of goi conjectures, goi oracle or goi equiv")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
-    p.set_defaults(run=cmd_report, takes_program=False)
+
+
+COMMAND = command("report", order=80, help="run the properties and write a soundness report (docs/REPORTS.md)",
+                  add_arguments=add_arguments, run=run)

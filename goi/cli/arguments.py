@@ -1,0 +1,108 @@
+"""The command line's argument types and shared arguments: argparse raising UsageError
+(reported as JSON under --json), whole numbers, exact rationals, check names, seconds."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import NoReturn
+
+from .errors import UsageError
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is raised (and reported by main, as JSON under --json)
+    instead of printed and exited from deep inside the parser."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, prog=self.prog, usage=self.format_usage())
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def rationals(text: str) -> list[Fraction]:
+    """--params: exact rationals separated by commas (3, -0.5, 1/3)."""
+    import re
+
+    values = []
+    for item in text.split(","):
+        item = item.strip()
+        # the program's own literals, signed, or a ratio: no exponents (1e5), no digit groups (1_000)
+        if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(/[0-9]+)?", item):
+            raise argparse.ArgumentTypeError(f"{item!r} is not an exact rational (write 3, -0.5 or 1/3)")
+        try:
+            values.append(Fraction(item))
+        except (ValueError, ZeroDivisionError):
+            raise argparse.ArgumentTypeError(f"{item!r} is not an exact rational (write 3, -0.5 or 1/3)") from None
+    return values
+
+
+def check_names(text: str) -> list[str]:
+    from ..semantics.checks import registry
+
+    names = [c.strip() for c in text.split(",") if c.strip()]
+    known = list(registry())
+    unknown = [n for n in names if n != "all" and n not in known]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown check(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}, all")
+    return names
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
+
+
+def add_program_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", metavar="FILE", help="program file (- for standard input)")
+    add_input_limit(parser)
+    parser.add_argument("-e", dest="expr", metavar="TEXT", help="program text given on the command line")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+
+
+def add_input_limit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-input-bytes", type=positive_int, default=MAX_INPUT_BYTES, metavar="N",
+                        help=f"read at most N bytes of program (default {MAX_INPUT_BYTES}); more is a budget error")
+
+
+def properties_to_run(names) -> list[str]:
+    """`goi props` / `goi report`: the properties named (all by default), after the profiles
+    are registered — a malformed GOI_HYPOTHESIS_REDIS or an unknown name is a usage error,
+    said before anything runs."""
+    from ..properties.profiles import UnknownProfile, register
+    from ..properties.registry import UnknownProperty, select
+
+    try:
+        register()
+        return select(names)
+    except (UnknownProfile, UnknownProperty) as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,165 @@
+"""`goi run FILE | -e TEXT [--json] [--trace] [--max-steps N] [--dot DIR] …`: run a program
+on the graph machine."""
+
+from __future__ import annotations
+
+from .. import exitcodes
+from ..arguments import check_names, integer, non_negative_int, positive_int, rationals
+from ..errors import UsageError
+from ..io import JsonTraceWriter, say, schema, writable_directory, write_json
+from . import command
+
+
+def add_arguments(p) -> None:
+    from ...semantics.checks import registry as check_registry
+    from ...semantics.machine import DEFAULT_MAX_NODES
+    from ...semantics.values import DEFAULT_MAX_DIGITS
+
+    p.add_argument("--trace", action="store_true", help="one line per transition (in the JSON with --json)")
+    p.add_argument("--max-steps", type=non_negative_int, default=1_000_000, metavar="N", help="step budget (default 1000000)")
+    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                   help=f"graph budget: at most N nodes, an n-vector counting n (default {DEFAULT_MAX_NODES})")
+    p.add_argument("--max-digits", type=positive_int, default=DEFAULT_MAX_DIGITS, metavar="N",
+                   help=f"number budget: no number of more than N digits (default {DEFAULT_MAX_DIGITS})")
+    p.add_argument("--dot", metavar="DIR", help="write Graphviz files: initial graph, around each decoupling, final")
+    p.add_argument("--max-dot-bytes", type=positive_int, default=64 * 1024 * 1024, metavar="N",
+                   help="--dot writes at most N bytes in all; later pictures are skipped and counted (default 64 MiB)")
+    p.add_argument("--rules", action="store_true", help="also print how often each rule fired")
+    p.add_argument("--params", type=rationals, metavar="V1,V2,...", help="values replacing the provisional constants, in order")
+    p.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")
+    p.add_argument("--seed", type=integer, default=0, help="seed of --strategy random")
+    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
+    p.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
+                   f"{','.join(check_registry())} or all")
+    p.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
+                   help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
+                   "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")
+    p.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
+
+
+def _strategy(args) -> str:
+    return "first" if args.strategy == "first" else f"random:{args.seed}"
+
+
+def payload(result, args, checks: list[str]) -> dict:
+    """The goi.run/1 object of a finished run."""
+    from ...semantics.show import scalar, to_json
+
+    data = {
+        "schema": schema("run"),
+        "status": result.status,
+        "value": to_json(result.value),
+        "type": str(result.type),
+        "parameters": [scalar(p) for p in result.parameters],
+        "transitions": {"total": result.transitions, "pass": result.passes, "rewrite": result.rewrites},
+        "rules": result.rules,
+        "reason": result.reason,
+        "limit": result.limit,
+        "strategy": _strategy(args),
+        "division": args.division,
+    }
+    if result.gc is not None:
+        data["gc"] = result.gc
+    if args.check:
+        data["checks"] = {
+            "run": checks,
+            "mode": args.check_mode,
+            "seconds": {name: round(s, 6) for name, s in sorted(result.check_seconds.items())},
+        }
+        data["violation"] = result.violation.to_json() if result.violation else None
+    return data
+
+
+def _draw_decouplings(machine, dot) -> None:
+    """--dot: a picture just before and just after each decoupling."""
+    from ...semantics.rules import DECOUPLING, REGISTRY
+
+    def before(m, rule_id, redex):
+        if REGISTRY[rule_id].feature == DECOUPLING:
+            dot.picture(f"{m.steps + 1:06d}-before-decouple.dot", f"before decoupling (step {m.steps + 1})", m)
+
+    def after(m, rule_id, redex):
+        if REGISTRY[rule_id].feature == DECOUPLING:
+            dot.picture(f"{m.steps:06d}-after-decouple.dot", f"after decoupling (step {m.steps})", m)
+
+    machine.before.append(before)
+    machine.after.append(after)
+
+
+def run(args, source: str, out) -> int:
+    from ... import api
+    from ...semantics.dot import DotFiles
+    from ...semantics.show import scalar, step_line, to_text
+    from ...semantics.stack import polled
+
+    if args.dot == "":
+        raise UsageError("--dot needs a directory (an empty name writes nowhere)")
+    if args.seed != 0 and args.strategy != "random":
+        raise UsageError("--seed seeds --strategy random; with --strategy first it would change nothing")
+    judgement = api.check(source)
+    if args.params is not None and len(args.params) != len(judgement.params):
+        raise UsageError(f"--params gives {len(args.params)} values, but the program has {len(judgement.params)} provisional constants")
+    execution = api.prepare(
+        judgement, params=args.params, division=args.division, strategy=args.strategy, seed=args.seed,
+        checks=args.check or (), check_mode=args.check_mode, gc=args.gc, max_nodes=args.max_nodes,
+        max_digits=args.max_digits,
+    )
+    machine = execution.machine
+
+    dot = None
+    if args.dot is not None:
+        writable_directory("--dot", args.dot)
+        dot = DotFiles(args.dot, args.max_dot_bytes)
+        dot.picture("000-initial.dot", "initial graph", machine)
+        _draw_decouplings(machine, dot)
+
+    trace = None
+    if args.trace and args.json:
+        writer = out.stream(JsonTraceWriter())
+        writer.known = {"type": str(judgement.type), "division": args.division,
+                        "parameters": [scalar(p) for p in (args.params or judgement.params)], "strategy": _strategy(args)}
+        writer.start()
+        trace = writer.step
+    elif args.trace:
+        def trace(step):
+            say(step_line(step))
+
+    if out.streaming is not None:
+        with polled():  # a Ctrl-C ends the streamed object between two whole steps
+            result = execution.run(args.max_steps, trace)
+    else:
+        result = execution.run(args.max_steps, trace)
+    if dot is not None:  # the last picture is named by its step and the run's outcome: 000097-final.dot, 000100-budget.dot
+        title = f"invariant violated at step {machine.steps}" if result.status == "violation" else \
+            f"{result.status} graph (step {machine.steps})"
+        dot.picture(f"{machine.steps:06d}-{result.status}.dot", title, machine)
+    if args.json:
+        data = payload(result, args, [c.name for c in execution.monitor.checks] if execution.monitor else [])
+        if dot is not None:
+            data["dot"] = dot.to_json()
+        if out.streaming is not None:
+            out.streaming.finish(data)
+        else:
+            write_json(data)
+    else:
+        say(f"value: {to_text(result.value)}" if result.status == "final" else f"{result.status}: {result.reason}")
+        say(f"type: {result.type}")
+        say(f"parameters: {', '.join(scalar(p) for p in result.parameters) or '-'}")
+        say(f"transitions: {result.transitions} (pass {result.passes}, rewrite {result.rewrites})")
+        if result.gc is not None:
+            fired = {r: n for r, n in result.gc.items() if n}
+            say(f"garbage collected: {sum(fired.values())} ({', '.join(f'{r} {n}' for r, n in sorted(fired.items())) or 'none'})")
+        if execution.monitor is not None and result.status != "violation":
+            say(f"checks passed ({args.check_mode}): {', '.join(c.name for c in execution.monitor.checks)}")
+        if dot is not None:
+            skipped = f", {dot.skipped} skipped (--max-dot-bytes {args.max_dot_bytes})" if dot.skipped else ""
+            say(f"dot: {dot.written} files in {args.dot}{skipped}")
+        if args.rules:
+            for rule_id, count in sorted(result.rules.items()):
+                if count:
+                    say(f"  {rule_id:<22} {count}")
+    return exitcodes.FOR_STATUS[result.status]
+
+
+COMMAND = command("run", order=30, help="run a program on the graph machine", takes_program=True,
+                  add_arguments=add_arguments, run=run)

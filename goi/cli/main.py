@@ -1,0 +1,122 @@
+"""The `goi` command's entry point: the parser built from the declared commands
+(goi.cli.commands), the deep stack, and one place where every error becomes an exit code
+and a message (or the one JSON object under --json)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import Optional
+
+from ..semantics.errors import TOO_DEEP, BudgetError, GoiError
+from . import exitcodes
+from .arguments import ArgumentParser, add_program_arguments
+from .commands import registry
+from .errors import Sourced, UsageError
+from .io import Output, error_payload, read_program, say, write_json
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 ok/final/equivalent, 1 not equivalent, 2 usage error, 3 bad input, 4 stuck or invariant "
+    "failure, 5 step budget, 6 undefined (division by zero, strict), 7 not comparable, 8 undecided, 70 internal error, "
+    "130 interrupted"
+)
+
+
+def build_parser() -> ArgumentParser:
+    from .. import __version__
+
+    parser = ArgumentParser(prog="goi", description="Reference oracle for the abductive calculus (see docs/CLI.md).",
+                            epilog=EXIT_CODES_HELP)
+    parser.add_argument("--version", action="version", version=f"goi {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=ArgumentParser)
+    for name, declared in registry().items():
+        p = sub.add_parser(name, help=declared.help)
+        if declared.takes_program:
+            add_program_arguments(p)
+        declared.add_arguments(p)
+        p.set_defaults(command_of=declared)
+    return parser
+
+
+def _command_of(argv: list[str]) -> Optional[str]:
+    names = registry()
+    for word in argv:
+        if word in names:
+            return word
+    return None
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """The `goi` command. It runs on a deep stack (semantics.stack): nesting in the tens of
+    thousands works, and beyond it a `limit` error (exit 3), never a crash. Exact numbers are
+    printed whatever their length."""
+    from ..semantics.digits import any_digits
+    from ..semantics.stack import with_deep_stack
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if sys.stdout is None:  # started with its standard output closed (`goi run … >&-`)
+        if sys.stderr is not None:
+            sys.stderr.write("goi: io error: standard output is closed: nowhere to write the result\n")
+        return exitcodes.BAD_INPUT
+
+    def work() -> int:
+        with any_digits():
+            return _main(argv)
+
+    return with_deep_stack(work)
+
+
+def _main(argv: list[str]) -> int:
+    out = Output()
+
+    def report(args, command: Optional[str], error: dict, text: Optional[str]) -> None:
+        out.error(command, error, text, args is not None and getattr(args, "json", False))
+
+    wants_json = "--json" in argv
+    command = _command_of(argv)
+    args = None
+    source, name = None, "goi"  # until a program is read, an error is the command's own ("goi: io error: …")
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except UsageError as exc:
+            if wants_json:
+                write_json(error_payload(command, exc.to_json()))
+            else:
+                say(exc.usage.rstrip("\n"), sys.stderr)
+                say(f"{exc.prog}: error: {exc.message}", sys.stderr)
+            return exitcodes.USAGE
+        if getattr(args, "expr", None) is not None and getattr(args, "file", None) is not None:
+            raise UsageError("give either FILE or -e TEXT, not both")
+        if args.command_of.takes_program:
+            source, name = read_program(args)
+        return args.command_of.run(args, source, out)
+    except Sourced as exc:
+        code = exitcodes.BUDGET if isinstance(exc.error, BudgetError) else exitcodes.BAD_INPUT
+        report(args, command, exc.to_json(), exc.render())
+        return code
+    except GoiError as exc:
+        code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BUDGET if isinstance(exc, BudgetError) else exitcodes.BAD_INPUT
+        report(args, command, exc.to_json(), exc.render(source, name) if not isinstance(exc, UsageError) else f"goi: error: {exc.message}")
+        return code
+    except RecursionError:
+        message = TOO_DEEP
+        report(args, command, {"kind": "limit", "message": message, "line": None, "column": None}, f"goi: {message}")
+        return exitcodes.BAD_INPUT
+    except BrokenPipeError:
+        # The reader went away (`goi run --trace | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return exitcodes.BROKEN_PIPE
+    except KeyboardInterrupt:
+        from ..semantics.stack import interrupt_taken
+
+        interrupt_taken()
+        report(args, command, {"kind": "interrupted", "message": "interrupted", "line": None, "column": None}, "goi: interrupted")
+        return exitcodes.INTERRUPTED
+    except Exception as exc:  # a bug in goi, not bad input: say so, keep the evidence
+        report(args, command, {"kind": "internal", "message": repr(exc), "line": None, "column": None}, None)
+        say("goi: internal error (a bug in goi; please report it with the input):", sys.stderr)
+        traceback.print_exc()
+        return exitcodes.INTERNAL

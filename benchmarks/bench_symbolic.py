@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 import goi  # noqa: E402
 from bench_machine import deep_decoupling, iterated  # noqa: E402
 from goi.generators.typed import programs  # noqa: E402
-from goi.properties.equivalence import program_equivalence  # noqa: E402
-from goi.properties.solver import Converter  # noqa: E402
+from goi.equivalence.programs import program_equivalence  # noqa: E402
+from goi.equivalence.solver import Converter  # noqa: E402
 from goi.properties.symbolic_agreement import reassociate  # noqa: E402
 from goi.semantics import syntax as S  # noqa: E402
 from goi.semantics.symbolic import SymbolicField  # noqa: E402

@@ -1,281 +1,34 @@
-"""The one pipeline from a program to an outcome: parse → type-check → translate → run the
-graph machine (with invariant checks and garbage collection when asked).
-
-The CLI, the properties and the benchmarks all go through here (docs/API.md):
+"""goi's public API (docs/API.md): the execution pipeline (goi.execution) and the
+equivalence decision (goi.equivalence), one import for the CLI, the properties, the reports
+and the benchmarks.
 
     >>> import goi
     >>> goi.check("let f @ p = {1} * {2} in f p").params
     (Fraction(1, 1), Fraction(2, 1))
     >>> goi.run("(λx. x + x) {1}").value
     Fraction(2, 1)
-
-`run` accepts program text, a surface term (goi.semantics.syntax) or a Judgement.
-`prepare` gives the machine before it runs, for callers that attach observers (DOT output)
-or want the final graph.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Callable, Iterable, Literal, Optional, Union
-
-from .semantics import syntax as S
-from .semantics.checks import InvariantViolation, Monitor, make_checks
-from .semantics.errors import TOO_DEEP, LimitError
-from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
-from .semantics.rules import GC, REGISTRY, of_kind
-from .semantics.token import Marker
-from .semantics.translate import translate
-from .semantics.typecheck import Judgement, typecheck
-from .semantics.types import Type
-from .semantics.stack import with_deep_stack
-from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
-
-__all__ = [
-    "DEFAULT_MAX_DIGITS",
-    "DEFAULT_MAX_NODES",
-    "DEFAULT_MAX_STEPS",
-    "Execution",
-    "Judgement",
-    "Program",
-    "Result",
-    "Value",
-    "check",
-    "equivalent",
-    "prepare",
-    "run",
-    "symbolic_run",
-]
-
-DEFAULT_MAX_STEPS = 1_000_000
-
-Program = Union[str, S.Term, Judgement]
-"""Program text, a parsed surface term, or a judgement from `check`."""
-
-Value = Union[Fraction, tuple[Fraction, ...], str]
-"""A final value: a scalar (exact Fraction), a vector (tuple of Fractions), or "λ" for a function."""
-
-Division = Literal["total", "strict"]
-
-
-def _deep(fn, *args):
-    """fn(*args) — directly, and again on the deep stack (semantics.stack) if that runs out
-    of Python's frames (fn is a pure function of its arguments: parsing, type checking,
-    translating); running out of the deep stack too is a LimitError. Most programs never
-    need the deep stack, and starting its thread was most of a small program's start-up
-    (benchmarks/README.md). A LimitError on the ordinary stack may be the parser refusing a
-    nesting only the ordinary stack cannot walk: the deep stack decides."""
-    try:
-        return fn(*args)
-    except LimitError as exc:  # the parser refuses depths the current limit cannot walk
-        if exc.beyond_any_stack:
-            raise  # too deep for the deep stack as well: no second try
-    except RecursionError:
-        pass
-    try:
-        return with_deep_stack(fn, *args)
-    except RecursionError:
-        raise LimitError(TOO_DEEP) from None
-
-
-def check(text: str) -> Judgement:
-    """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
-
-    Raises goi.ParseError / goi.TypeCheckError (subclasses of goi.GoiError, with a message,
-    line and column) on bad input, goi.LimitError when the program is nested deeper than
-    Python's recursion limit allows (the `goi` command raises that limit).
-    """
-    from .semantics.parser import parse
-
-    return _deep(lambda: typecheck(parse(text), source=text))
-
-
-def judge(program: Program) -> Judgement:
-    """The judgement of a program given as text, surface term or judgement."""
-    if isinstance(program, Judgement):
-        return program
-    if isinstance(program, str):
-        return check(program)
-    return _deep(typecheck, program)
-
-
-@dataclass(frozen=True)
-class Result:
-    """The outcome of one run of the machine.
-
-    status: "final" (the run reached Final(G, X)), "stuck" (no rule applies), "budget" (the
-    step limit), "undefined" (division by zero under the strict policy) or "violation" (an
-    invariant check failed; see `violation`).
-    """
-
-    status: str
-    value: Optional[Value]
-    type: Type
-    parameters: tuple[Fraction, ...]
-    transitions: int
-    passes: int
-    rewrites: int
-    rules: dict[str, int]
-    reason: Optional[str]
-    limit: Optional[str]  # for "budget": which budget ("steps", "nodes", "digits")
-    violation: Optional[InvariantViolation]
-    gc: Optional[dict[str, int]]
-    check_seconds: dict[str, float]
-    judgement: Judgement = field(repr=False)
-    machine: Machine = field(repr=False)
-    check_runs: dict[str, int] = field(default_factory=dict)  # times each check was consulted
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "final"
-
-
-def plain_value(x: object) -> Value:
-    """A value off the computation stack as the API gives it."""
-    if isinstance(x, Marker):
-        return x.symbol
-    if isinstance(x, tuple):
-        return tuple(Fraction(v) for v in x)
-    assert isinstance(x, Fraction), x
-    return x
-
-
-class Execution:
-    """A program translated and loaded on a machine, not yet run.
-
-    Besides `run`'s options: `stability_mode`/`determinism_paths` tune two checks, `graph`
-    runs a given graph of the program instead of its translation, `field` replaces the
-    exact-rational field (an object with the interface of semantics.values.RationalField).
-
-    Attributes: `judgement`, `machine` (its `graph`, `token`, `before`/`after` observer
-    lists), `monitor` (None without checks), `collector` (None without gc), `parameters`.
-    """
-
-    def __init__(
-        self,
-        program: Program,
-        *,
-        params: Optional[Iterable[Union[Fraction, int, str]]] = None,
-        division: Division = "total",
-        strategy: Union[None, str, FirstStrategy, RandomStrategy] = None,
-        seed: int = 0,
-        checks: Iterable[str] = (),
-        check_mode: str = "exhaustive",
-        stability_mode: str = "sampled",
-        determinism_paths: int = 24,
-        gc: bool = False,
-        graph=None,
-        field=None,
-        max_nodes: int = DEFAULT_MAX_NODES,
-        max_digits: int = DEFAULT_MAX_DIGITS,
-    ):
-        self.judgement = judge(program)
-        values = None if params is None else tuple(Fraction(p) for p in params)
-        if values is not None and len(values) != len(self.judgement.params):
-            raise ValueError(
-                f"params gives {len(values)} values, but the program has {len(self.judgement.params)} provisional constants"
-            )
-        self.parameters: tuple[Fraction, ...] = values if values is not None else tuple(self.judgement.params)
-        self.field = field if field is not None else RationalField(division, max_digits)
-        if strategy is None or strategy == "first":
-            strategy = FirstStrategy()
-        elif strategy == "random":
-            strategy = RandomStrategy(seed)
-        elif isinstance(strategy, str):
-            raise ValueError(f"unknown strategy {strategy!r} (first or random)")
-        self.strategy = strategy
-        if graph is None:
-            inputs = None if values is None else list(values)
-            make_inputs = getattr(self.field, "inputs", None)
-            if make_inputs is not None:  # the symbolic field puts its parameters under the ¡-nodes
-                inputs = make_inputs(len(self.judgement.params))
-            graph = _deep(translate, self.judgement, self.field, inputs)
-        self.machine = Machine(graph, self.field, strategy, max_nodes)
-        self.collector = None
-        if gc:
-            from .semantics.gc import Collector
-
-            self.collector = Collector(self.machine)
-        self.monitor: Optional[Monitor] = None
-        names = list(checks)
-        if names:
-            self.monitor = Monitor(
-                self.machine,
-                make_checks(names, check_mode=check_mode, stability_mode=stability_mode, determinism_paths=determinism_paths),
-            )
-
-    def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None,
-            stop: Optional[Callable[[], Optional[str]]] = None) -> Result:
-        """Run from the initial state to an outcome (at most `max_steps` transitions; `stop`,
-        asked now and then, may end it as a budget "time" by returning a reason)."""
-        if max_steps < 0:
-            raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
-        m = self.machine
-        outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
-        rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != GC}
-        gc = None
-        if self.collector is not None:
-            gc = {r: self.collector.counts.get(r, 0) for r in of_kind(GC)}
-        return Result(
-            status=outcome.status,
-            value=plain_value(outcome.value) if outcome.status == "final" else None,
-            type=self.judgement.type,
-            parameters=self.parameters,
-            transitions=outcome.steps,
-            passes=outcome.passes,
-            rewrites=outcome.rewrites,
-            rules=rules,
-            reason=outcome.reason or None,
-            limit=outcome.limit or None,
-            violation=self.monitor.violation if self.monitor else None,
-            gc=gc,
-            check_seconds=dict(self.monitor.seconds) if self.monitor else {},
-            judgement=self.judgement,
-            machine=m,
-            check_runs=dict(self.monitor.runs) if self.monitor else {},
-        )
-
-
-def prepare(program: Program, **options) -> Execution:
-    """Load a program on a machine without running it (options as for `run`)."""
-    return Execution(program, **options)
-
-
-def run(
-    program: Program,
-    *,
-    params: Optional[Iterable[Union[Fraction, int, str]]] = None,
-    division: Division = "total",
-    strategy: Union[None, str, FirstStrategy, RandomStrategy] = None,
-    seed: int = 0,
-    checks: Iterable[str] = (),
-    check_mode: str = "exhaustive",
-    gc: bool = False,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    max_digits: int = DEFAULT_MAX_DIGITS,
-    trace: Optional[Callable[[Step], None]] = None,
-) -> Result:
-    """Run a closed program on the graph machine.
-
-    - params: values replacing the provisional constants, in p⃗ order (the graph H ∘ (q⃗)‡);
-    - division: "total" (x/0 = 0) or "strict" (division by zero ends the run `undefined`);
-    - strategy: "first" (default), "random" (with `seed`), or a strategy object;
-    - checks: invariant checks by name (docs/INVARIANTS.md), or ["all"]; check_mode
-      "exhaustive" (after every rewrite, incrementally), "sampled", or "full" (the
-      whole-graph reference);
-    - gc: collect garbage between transitions;
-    - max_steps, max_nodes, max_digits: the budgets (status "budget", `limit` naming the one
-      reached): transitions, nodes in the graph (checked before a rule copies), and digits of
-      any number the run computes (checked before the operation);
-    - trace: called with a Step after every transition.
-    """
-    execution = Execution(
-        program, params=params, division=division, strategy=strategy, seed=seed, checks=checks, check_mode=check_mode, gc=gc,
-        max_nodes=max_nodes, max_digits=max_digits,
-    )
-    return execution.run(max_steps, trace)
+from .execution import (
+    DEFAULT_MAX_DIGITS,
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_STEPS,
+    Division,
+    Execution,
+    Judgement,
+    Program,
+    Result,
+    Step,
+    Value,
+    _deep,  # noqa: F401  (the CLI parses --terms on the deep stack)
+    check,
+    judge,
+    plain_value,
+    prepare,
+    run,
+)
 
 
 def symbolic_run(program: Program, *, division: Division = "total", max_steps: int = DEFAULT_MAX_STEPS,
@@ -283,7 +36,7 @@ def symbolic_run(program: Program, *, division: Division = "total", max_steps: i
     """Run a closed program once on the symbolic field (semantics/symbolic.py): the same
     machine, each provisional constant a parameter q_i (in p⃗ order). The result's `value` is
     an expression (its `at(q⃗)` reads it at a point); see docs/CONJECTURES.md."""
-    from .properties.equivalence import symbolic_run as run_symbolic
+    from .equivalence import symbolic_run as run_symbolic
 
     return run_symbolic(program, division=division, max_steps=max_steps, max_nodes=max_nodes)
 
@@ -294,6 +47,11 @@ def equivalent(program0: Program, program1: Program, *, division: Division = "to
     a Verdict whose `verdict` is "equivalent" (with the proving `permutation`), "not
     equivalent" (with `refutations`, each a witness q⃗ the exact machine replayed), "not
     comparable" or "unknown" (never reported as equivalent). See docs/CONJECTURES.md."""
-    from .properties.equivalence import program_equivalence
+    from .equivalence import program_equivalence
 
     return program_equivalence(program0, program1, division=division, timeout=timeout, max_permutations=max_permutations)
+
+
+__all__ = ["DEFAULT_MAX_DIGITS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_STEPS", "Division", "Execution", "Judgement",
+           "Program", "Result", "Step", "Value", "check", "equivalent", "judge", "plain_value", "prepare", "run",
+           "symbolic_run"]

@@ -28,7 +28,7 @@ def __getattr__(name: str):
     # PROPERTIES: every declared property's check, by name (properties.registry); computed on
     # first use, since the declarations import Hypothesis and the generators
     if name == "PROPERTIES":
-        from .registry import registry
+        from .suite import registry
 
         return {n: p.check for n, p in registry().items()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 the generators and decided instance by instance.
 
 A law is either a *program law* (each instance is two closed programs of type F, decided by
-properties.equivalence) or a *context law* (each instance is two terms plus a generated
+goi.equivalence) or a *context law* (each instance is two terms plus a generated
 context C[ ] of type F; C[lhs] vs C[rhs] is decided as programs). Each law has an expected
 status: `holds` (no instance may be refuted), `fails` (the search must find a refutation by
 itself) or `open` (whatever is found is reported: the paper's Conjecture "Congruence of
@@ -29,7 +29,7 @@ from goi.semantics.pretty import pretty
 from goi.semantics.types import Arrow, F, Type
 
 from .progress import PROGRESS
-from .equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, program_equivalence
+from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, program_equivalence
 from .term_equivalence import show_context
 
 HOLDS, FAILS, OPEN = "holds", "fails", "open"

@@ -19,7 +19,7 @@ from hypothesis import reproduce_failure, settings
 
 from goi.semantics.stack import interrupt_taken
 
-from . import coverage, registry
+from . import coverage, suite
 from .profiles import config, database_unreachable, register
 from .progress import PROGRESS
 from .runner import BudgetFinding, Finding
@@ -80,7 +80,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
     """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports)."""
     register()
     cfg = config(profile)
-    test = registry.build(name, cfg)
+    test = suite.build(name, cfg)
     options = dict(max_examples=examples or cfg.examples, report_multiple_bugs=False)
     test = settings(settings.get_profile(profile), **options)(test)
     if seed is not None:

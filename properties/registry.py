@@ -8,7 +8,8 @@ once, on the factory of its Hypothesis test in properties.suite:
         def soundness_property(term): …
         return soundness_property
 
-From the declarations follow pytest's tests (tests/test_properties.py), `goi props` and
+The declarations are in properties.suite, which also gives the lookups (`registry()`,
+`names()`, `select()`, `build()`). From the declarations follow pytest's tests (tests/test_properties.py), `goi props` and
 `goi report` (their names, order and the error for an unknown one), the API's
 `goi.properties.PROPERTIES` and the docs' list (docs/REPORTS.md, checked by a test).
 Each factory's test is its own function: Hypothesis keys its example database by the
@@ -18,7 +19,7 @@ test's source, so `goi props soundness` and pytest share their failures.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -49,29 +50,3 @@ def declare(name: str, order: int, statement: str, check: Callable):
         return factory
 
     return register
-
-
-def registry() -> dict[str, Property]:
-    """Every property, by name, in the suite's order."""
-    from . import suite  # noqa: F401  (the declarations)
-
-    return {name: DECLARED[name] for name in sorted(DECLARED, key=lambda n: DECLARED[n].order)}
-
-
-def names() -> tuple[str, ...]:
-    return tuple(registry())
-
-
-def select(chosen: Iterable[str]) -> list[str]:
-    """The properties named (all when none is), or UnknownProperty naming the unknown ones."""
-    known = names()
-    chosen = list(chosen) or list(known)
-    unknown = [n for n in chosen if n not in known]
-    if unknown:
-        raise UnknownProperty(f"unknown properties {', '.join(unknown)}; known: {', '.join(known)}")
-    return chosen
-
-
-def build(name: str, config) -> Callable:
-    """The Hypothesis test of property `name` under `config` (no settings applied)."""
-    return registry()[name].build(config)

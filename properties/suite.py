@@ -12,6 +12,7 @@ test_soundness, and the other way round.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Callable, Iterable
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ from .invariants import invariants
 from .parameters import parameter_preservation
 from .soundness import soundness
 from .profiles import Config
-from .registry import build, declare  # noqa: F401  (build: the suite's entry point)
+from .registry import DECLARED, Property, UnknownProperty, declare
 from .runner import undecided
 from . import coverage
 from .progress import PROGRESS
@@ -170,3 +171,29 @@ def _incremental(config: Config):
             event(f"corruption {what}: {verdict}")
 
     return incremental_property
+
+
+# ---- the declared properties ------------------------------------------------------------
+
+def registry() -> dict[str, Property]:
+    """Every property, by name, in the suite's order."""
+    return {name: DECLARED[name] for name in sorted(DECLARED, key=lambda n: DECLARED[n].order)}
+
+
+def names() -> tuple[str, ...]:
+    return tuple(registry())
+
+
+def select(chosen: Iterable[str]) -> list[str]:
+    """The properties named (all when none is), or UnknownProperty naming the unknown ones."""
+    known = names()
+    chosen = list(chosen) or list(known)
+    unknown = [n for n in chosen if n not in known]
+    if unknown:
+        raise UnknownProperty(f"unknown properties {', '.join(unknown)}; known: {', '.join(known)}")
+    return chosen
+
+
+def build(name: str, config) -> Callable:
+    """The Hypothesis test of property `name` under `config` (no settings applied)."""
+    return registry()[name].build(config)

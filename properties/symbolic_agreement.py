@@ -1,5 +1,5 @@
 """The symbolic field agrees with the exact one, and equivalence never refutes what it should
-not (properties/equivalence.py rests on both).
+not (goi/equivalence/ rests on both).
 
 - `symbolic_agreement`: one symbolic run of a program stands for its exact runs at every q⃗:
   its value read at a point equals the exact run with `params` = that point (both division
@@ -20,7 +20,7 @@ from goi.semantics import syntax as S
 from goi.semantics.pretty import pretty
 from goi.semantics.types import F
 
-from .equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, symbolic_run
+from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, symbolic_run
 from .coverage import record
 from .runner import BudgetFinding, Finding
 
@@ -70,7 +70,7 @@ def reassociate(t: S.Term) -> Optional[S.Term]:
 def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: float = 10.0) -> str:
     """term vs itself, vs its first re-association if it has one, and, given another program
     u, (term + u) + term vs term + (u + term)."""
-    from .equivalence import program_equivalence
+    from goi.equivalence import program_equivalence
 
     record(api.run(term, max_steps=config.max_steps))  # counted as the suite's runs, with its rules
     pairs = [(term, term)]

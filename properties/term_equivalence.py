@@ -4,7 +4,7 @@ Two terms of one type are equivalent iff C[t0] and C[t1] are equivalent programs
 context C[ ] of type F. No finite search proves that, so the search only refutes: Hypothesis
 draws contexts (goi.generators.typed.contexts: let contexts, abductive decoupling contexts
 `let f @ p = □ in …` whose body uses f and p, under operations and applications), each
-C[t0] vs C[t1] is decided by properties.equivalence, and the first context that separates
+C[t0] vs C[t1] is decided by goi.equivalence, and the first context that separates
 them — NOT_EQUIVALENT (a replayed q⃗) or NOT_COMPARABLE (parameter vectors that no
 permutation matches, which decoupling observes) — is shrunk by Hypothesis to a minimal one.
 No refutation is reported as "none found in N contexts", never as equivalence.
@@ -31,8 +31,7 @@ from goi.semantics.errors import GoiError
 from goi.semantics.pretty import pretty
 from goi.semantics.types import Type, Vec
 
-from .deadline import Deadline
-from .equivalence import NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, Verdict, program_equivalence
+from goi.equivalence import NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, Deadline, Verdict, program_equivalence
 
 REFUTED = "refuted"
 NONE_FOUND = "none found"

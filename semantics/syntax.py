@@ -66,18 +66,6 @@ class Term:
     __slots__ = ()  # each term's fields are slots: a program of n characters is a tree of ~n/3 terms
     pos: Optional[Pos]
 
-    def _repr_pretty_(self, printer, cycle: bool) -> None:
-        """How Hypothesis shows a generated term in a failure: as the program it is,
-        `parse('…')` of its text (which also rebuilds it), never as nested constructors."""
-        from .pretty import pretty
-
-        try:
-            text = pretty(self)
-        except ValueError:  # a constant with no decimal literal (1/3): the constructors, then
-            printer.text(repr(self))
-            return
-        printer.text(f"parse({text!r})")
-
 
 @dataclass(frozen=True, slots=True)
 class Var(Term):

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 import goi
+import goi.execution
 from goi.semantics.types import F
 
 
@@ -25,7 +26,7 @@ def test_nesting_moves_to_the_deep_stack_only_when_it_can_help(monkeypatch):
     def no_retry(*_args):
         raise AssertionError("a nesting beyond any stack was tried again on the deep stack")
 
-    monkeypatch.setattr(goi.api, "with_deep_stack", no_retry)
+    monkeypatch.setattr(goi.execution, "with_deep_stack", no_retry)
     with pytest.raises(goi.LimitError, match="nested too deeply"):
         goi.check("(λx. " * 40000 + "1" + ")" * 40000)
     # parentheses nest no term: the parser never recurses, and no deep stack is needed

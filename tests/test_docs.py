@@ -122,7 +122,7 @@ def test_no_doc_points_outside_the_repository():
 
 
 def test_the_reports_doc_counts_the_properties_there_are():
-    from goi.properties.registry import names
+    from goi.properties.suite import names
 
     text = (ROOT / "docs/REPORTS.md").read_text(encoding="utf-8")
     counts = re.findall(r"a `ci` report \((\d+) properties", text)

@@ -1,4 +1,4 @@
-"""Program and term equivalence with z3 (properties/equivalence.py, term_equivalence.py,
+"""Program and term equivalence with z3 (goi/equivalence/, properties/term_equivalence.py,
 conjectures.py) and the symbolic field they rest on (semantics/symbolic.py)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, Phase, settings
 
 import goi
 from goi.cli import main
-from goi.properties import conjectures, registry
-from goi.properties.equivalence import (
+from goi.properties import conjectures, suite
+from goi.equivalence.programs import (
     EQUIVALENT,
     NOT_COMPARABLE,
     NOT_EQUIVALENT,
@@ -22,7 +22,7 @@ from goi.properties.equivalence import (
     program_equivalence,
     symbolic_run,
 )
-from goi.properties.deadline import Deadline
+from goi.equivalence.deadline import Deadline
 from goi.properties.profiles import config
 from goi.properties.runner import Finding
 from goi.properties.term_equivalence import NONE_FOUND, REFUTED, term_equivalence
@@ -187,7 +187,7 @@ def test_the_budget_ends_the_permutations_and_says_how_many_were_tried():
 def test_z3_stops_at_its_resource_limit_whatever_its_timer(monkeypatch):
     """z3's timer may fail to interrupt nonlinear search; its resource units are counted,
     the same on every run: a budget of a few units ends every query unknown."""
-    from goi.properties import deadline as budget
+    from goi.equivalence import deadline as budget
 
     monkeypatch.setattr(budget, "Z3_RLIMIT_PER_SECOND", 1)
     v = program_equivalence("({1} + {2}) * ({1} - {2})", "{1} * {1} - {2} * {2}", timeout=50)
@@ -229,7 +229,7 @@ def test_untried_permutations_make_the_verdict_unknown():
 
 
 def test_an_inconsistent_symbolic_field_is_an_error_never_a_verdict(monkeypatch):
-    from goi.properties.equivalence import Inconsistency
+    from goi.equivalence.programs import Inconsistency
 
     original = SymbolicField.add
 
@@ -272,7 +272,7 @@ MUTANTS = {
 def test_the_symbolic_property_catches_a_broken_field(monkeypatch, name):
     op, replacement = MUTANTS[name]
     monkeypatch.setattr(SymbolicField, op, _broken(op, replacement))
-    test = PROPERTY_SETTINGS(registry.build("symbolic", config("ci")))
+    test = PROPERTY_SETTINGS(suite.build("symbolic", config("ci")))
     with pytest.raises(Finding, match="symbolic"):
         test()
 
@@ -284,7 +284,7 @@ def test_the_strict_policy_is_checked_by_the_property(monkeypatch):
     monkeypatch.setattr(SymbolicField, "div", _broken("div", lambda self, x, y: self._node("div", x, y)))  # forgets denominators
     with pytest.raises(Finding, match="exact run gives undefined"):
         symbolic_agreement("(λx. 1 / x) {1}", config("ci"), [Fraction(0)], "strict")
-    test = PROPERTY_SETTINGS(registry.build("symbolic", config("ci")))
+    test = PROPERTY_SETTINGS(suite.build("symbolic", config("ci")))
     with pytest.raises(Finding, match="symbolic"):
         test()
 
@@ -401,7 +401,7 @@ def test_the_conjectures_table_lines_up_whatever_the_law_names(capsys):
 
 
 def test_permutations_are_enumerated_lazily_and_in_full():
-    from goi.properties.equivalence import consistent_permutations
+    from goi.equivalence.programs import consistent_permutations
 
     ones = [Fraction(1)] * 12  # 12! = 479001600 permutations: none is built before it is asked for
     sigmas, count = consistent_permutations(ones, ones)

@@ -64,7 +64,7 @@ def test_the_installed_command_runs_an_example_with_every_check(installed, tmp_p
 def test_the_installed_command_runs_the_properties(installed, tmp_path):
     proc = run_in(installed, tmp_path, "goi", "props", "--profile", "ci", "--examples", "20")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    from goi.properties.registry import names
+    from goi.properties.suite import names
 
     assert proc.stdout.count(" passed ") == len(names()) == 10
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import goi
 from goi import properties
-from goi.properties import registry
+from goi.properties import suite
 from goi.generators.graphs import split_graphs
 from goi.generators.typed import contexts, pairs, programs, terms
 from goi.properties.profiles import current
@@ -31,9 +31,9 @@ PROPERTY = pytest.mark.properties
 
 
 @PROPERTY
-@pytest.mark.parametrize("prop", registry.names())
+@pytest.mark.parametrize("prop", suite.names())
 def test_property(prop):
-    registry.build(prop, CONFIG)()
+    suite.build(prop, CONFIG)()
 
 
 @PROPERTY

@@ -99,7 +99,8 @@ def properties_to_run(names) -> list[str]:
     are registered — a malformed GOI_HYPOTHESIS_REDIS or an unknown name is a usage error,
     said before anything runs."""
     from ..properties.profiles import UnknownProfile, register
-    from ..properties.registry import UnknownProperty, select
+    from ..properties.registry import UnknownProperty
+    from ..properties.suite import select
 
     try:
         register()

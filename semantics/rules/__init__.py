@@ -69,3 +69,7 @@ def load_all() -> dict[str, Rule]:
     from . import passes, compute, open_box, deep, closed_box, gc  # noqa: F401  (in declaration order)
 
     return REGISTRY
+
+
+__all__ = ["DECOUPLING", "GC", "KINDS", "PASS", "PASS_TABLE", "REGISTRY", "REWRITE", "SITES", "Rule", "fired", "flag_key",
+           "gc_rule", "load_all", "of_kind", "pass_candidate", "pass_rule", "redexes", "rewrite", "sites", "with_feature"]

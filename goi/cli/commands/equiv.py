@@ -79,7 +79,7 @@ def add_arguments(p) -> None:
 
 def run(args, _source, out) -> int:
     from ... import api
-    from ...properties.equivalence import program_equivalence
+    from ...equivalence import program_equivalence
     from ...properties.term_equivalence import term_equivalence
     from ...semantics.errors import GoiError
     from ...semantics.parser import parse

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional, Sequence, Union
 
-from goi import api
+from goi import execution as api
 from goi.semantics.symbolic import Expr, SymbolicField, evaluate_all, show
 from goi.semantics.types import F
 

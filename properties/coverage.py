@@ -1,61 +1,106 @@
 """Rule coverage: how often each rule fired over the runs of the properties.
 
-Every run's per-rule counts are added here and reported to Hypothesis as events
-(`pytest --hypothesis-show-statistics` shows them per test); `summary()` gives a JSON-able
-summary with the rules that never fired.
+Every run's per-rule counts are added to the session's Recorder and reported to Hypothesis
+as events (`pytest --hypothesis-show-statistics` shows them per test); its `summary()` gives
+a JSON-able summary with the rules that never fired.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
 
 from goi.semantics.rules import DECOUPLING, fired, load_all
 
 # the features rules declare (Rule.feature), in the order of the catalogue
 FEATURES_OF_RULES = list(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
 
-TOTALS: Counter = Counter()  # rule id -> transitions
-RUNS: Counter = Counter()  # rule id -> runs in which it fired
-FEATURES: Counter = Counter()  # feature -> runs (decoupling, deep decoupling, projection, …)
-RUN_COUNT = [0]
-CHECK_RUNS: Counter = Counter()  # check -> times consulted
-CHECK_VIOLATIONS: Counter = Counter()  # check -> violations
-SAMPLES: list = []  # one small record per run, for the report's distributions (reports/)
 MAX_SAMPLES = 100_000
-CURRENT = [None]  # the property under way (set by the driver)
-BUDGETS: list = []  # (property, message, program) of every example a budget stopped (not decided)
+
+
+@dataclass
+class Recorder:
+    """What the runs of one session of properties fired and met: rule and feature counts,
+    check consultations and violations, a sample per run for the report, and the examples a
+    budget stopped. The session under way is a context variable (`current()`); `recording()`
+    starts a new one, and pytest's run uses the default."""
+
+    totals: Counter = field(default_factory=Counter)  # rule id -> transitions
+    runs: Counter = field(default_factory=Counter)  # rule id -> runs in which it fired
+    features: Counter = field(default_factory=Counter)  # feature -> runs (decoupling, deep decoupling, projection, …)
+    run_count: int = 0
+    check_runs: Counter = field(default_factory=Counter)  # check -> times consulted
+    check_violations: Counter = field(default_factory=Counter)  # check -> violations
+    samples: list = field(default_factory=list)  # one small record per run, for the report's distributions
+    budgets: list = field(default_factory=list)  # (property, message, program) of every example a budget stopped
+    property: Optional[str] = None  # the property under way (set by the suite)
+
+    def record(self, result, deep_decouplings: int = 0) -> None:
+        """Count one run (a goi.Result) and report its rules to Hypothesis as events."""
+        from hypothesis import event
+        from hypothesis.errors import InvalidArgument
+
+        self.run_count += 1
+        self.check_runs.update(result.check_runs)
+        if result.violation is not None:
+            self.check_violations[result.violation.check] += 1
+        if len(self.samples) < MAX_SAMPLES:
+            self.samples.append(_sample(result, deep_decouplings, self.property))
+        fired_now = {r: n for r, n in {**result.rules, **(result.gc or {})}.items() if n}  # the collector's rules too
+        self.totals.update(fired_now)
+        for rule_id in fired_now:
+            self.runs[rule_id] += 1
+            try:
+                event(f"rule {rule_id}")
+            except InvalidArgument:  # not inside a Hypothesis test: no statistics, counts still kept
+                pass
+        for feature in features(fired_now):
+            self.features[feature] += 1
+        if deep_decouplings:
+            self.features["deep decoupling"] += 1
+
+    def summary(self) -> dict:
+        runs = self.run_count
+        return {
+            "runs": runs,
+            "transitions": {r: self.totals.get(r, 0) for r in rules()},
+            "runs_firing": {r: self.runs.get(r, 0) for r in rules()},
+            "never_fired": [r for r in rules() if not self.totals.get(r)],
+            "features": {f: {"runs": n, "share": round(n / runs, 3) if runs else 0.0} for f, n in sorted(self.features.items())},
+        }
+
+
+_CURRENT: ContextVar[Recorder] = ContextVar("goi_coverage", default=Recorder())
+
+
+def current() -> Recorder:
+    """The recorder of the session under way."""
+    return _CURRENT.get()
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Recorder]:
+    """`with recording() as rec:` — the runs inside are recorded in a fresh Recorder."""
+    token = _CURRENT.set(Recorder())
+    try:
+        yield _CURRENT.get()
+    finally:
+        _CURRENT.reset(token)
 
 
 def record(result, deep_decouplings: int = 0) -> None:
-    """Count one run (a goi.Result) and report its rules to Hypothesis as events."""
-    from hypothesis import event
-    from hypothesis.errors import InvalidArgument
-
-    RUN_COUNT[0] += 1
-    CHECK_RUNS.update(result.check_runs)
-    if result.violation is not None:
-        CHECK_VIOLATIONS[result.violation.check] += 1
-    if len(SAMPLES) < MAX_SAMPLES:
-        SAMPLES.append(_sample(result, deep_decouplings))
-    fired = {r: n for r, n in {**result.rules, **(result.gc or {})}.items() if n}  # the collector's rules too
-    TOTALS.update(fired)
-    for rule_id in fired:
-        RUNS[rule_id] += 1
-        try:
-            event(f"rule {rule_id}")
-        except InvalidArgument:  # not inside a Hypothesis test: no statistics, counts still kept
-            pass
-    for feature in features(fired):
-        FEATURES[feature] += 1
-    if deep_decouplings:
-        FEATURES["deep decoupling"] += 1
+    """Count one run in the session under way."""
+    current().record(result, deep_decouplings)
 
 
 CONSTRUCTS = {"Lam": "λ", "App": "application", "Const": "constant", "Prov": "provisional constant", "Let": "let",
               "LetDecouple": "let @ (decoupling)", "Decouple": "A(f,x) (decoupling value)", "Var": "variable"}
 
 
-def _sample(result, deep_decouplings: int) -> dict:
+def _sample(result, deep_decouplings: int, prop: Optional[str]) -> dict:
     from goi.semantics import syntax as S
 
     term = result.judgement.surface
@@ -69,7 +114,7 @@ def _sample(result, deep_decouplings: int) -> dict:
         constructs.add(f"operator {t.op}" if isinstance(t, S.BinOp) else CONSTRUCTS.get(kind, kind))
         todo.extend((c, d + 1) for c in S.subterms(t))
     return {
-        "property": CURRENT[0],
+        "property": prop,
         "program": _text(term, size),
         "size": size if term is not None else None,
         "depth": depth if term is not None else None,
@@ -111,24 +156,3 @@ def features(c: dict[str, int]) -> list[str]:
 def rules() -> list[str]:
     """Every rule of the catalogue: the machine's transitions and the collector's (gc.*)."""
     return sorted(load_all())
-
-
-def summary() -> dict:
-    runs = RUN_COUNT[0]
-    return {
-        "runs": runs,
-        "transitions": {r: TOTALS.get(r, 0) for r in rules()},
-        "runs_firing": {r: RUNS.get(r, 0) for r in rules()},
-        "never_fired": [r for r in rules() if not TOTALS.get(r)],
-        "features": {f: {"runs": n, "share": round(n / runs, 3) if runs else 0.0} for f, n in sorted(FEATURES.items())},
-    }
-
-
-def reset() -> None:
-    CHECK_RUNS.clear()
-    CHECK_VIOLATIONS.clear()
-    SAMPLES.clear()
-    TOTALS.clear()
-    RUNS.clear()
-    FEATURES.clear()
-    RUN_COUNT[0] = 0

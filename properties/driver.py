@@ -87,12 +87,13 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         test = hypothesis.seed(seed)(test)
     if replay is not None:
         test = reproduce_failure(hypothesis.__version__, replay.encode("ascii"))(test)
-    runs_before = coverage.RUN_COUNT[0]
+    recorder = coverage.current()
+    runs_before = recorder.run_count
     start = time.perf_counter()
-    coverage.CURRENT[0] = name
+    recorder.property = name
     PROGRESS.name, PROGRESS.target_override = None, examples
     status, finding, program, blob = "passed", None, None, None
-    budgets_before = len(coverage.BUDGETS)
+    budgets_before = len(recorder.budgets)
     said: list[str] = []  # Hypothesis' reports: shown once the test ends, dropped on Ctrl-C (nothing failed)
     try:
         try:
@@ -103,7 +104,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
             raise
         finally:
             _say(said)
-        stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
+        stopped = [b for b in recorder.budgets[budgets_before:] if b[0] == name]
         if stopped:  # every decided example passed; these were not decided (runner.undecided)
             status = "budget"
             _prop, message, program = stopped[0]
@@ -114,13 +115,13 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         if lost is not None:  # the example database, not the property: an I/O error
             raise lost from None
         blob = _blob_of(exc) or _blob_of(raised)
-        stopped = [b for b in coverage.BUDGETS[budgets_before:] if b[0] == name]
+        stopped = [b for b in recorder.budgets[budgets_before:] if b[0] == name]
         if isinstance(exc, hypothesis.errors.DidNotReproduce) and stopped:  # a replayed budget example
             exc = BudgetFinding(name, stopped[0][1], stopped[0][2])
             blob = replay
         if isinstance(exc, hypothesis.errors.DidNotReproduce):  # the replayed example passes: the failure is gone
             seconds = time.perf_counter() - start
-            return PropertyResult(name, "fixed", coverage.RUN_COUNT[0] - runs_before, seconds,
+            return PropertyResult(name, "fixed", recorder.run_count - runs_before, seconds,
                                   f"[{name}] the replayed example passes now: the failure it recorded is gone")
         if isinstance(exc, BudgetFinding):
             status = "budget"
@@ -131,7 +132,7 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
         else:  # the machine itself raised on a generated program: a finding too
             finding = f"[{name}] {type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - start
-    result = PropertyResult(name, status, coverage.RUN_COUNT[0] - runs_before, seconds, finding, program, blob)
+    result = PropertyResult(name, status, recorder.run_count - runs_before, seconds, finding, program, blob)
     if blob:
         result.replay = f"goi props {name} --profile {profile} --replay {blob}"
     return result
@@ -144,12 +145,13 @@ def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None
     results = []
     for name in names:
         start = time.perf_counter()
-        runs_before = coverage.RUN_COUNT[0]
+        recorder = coverage.current()
+        runs_before = recorder.run_count
         try:
             result = run_property(name, profile, examples, seed, replay)
         except KeyboardInterrupt:
             interrupt_taken()
-            result = PropertyResult(name, "interrupted", coverage.RUN_COUNT[0] - runs_before, time.perf_counter() - start)
+            result = PropertyResult(name, "interrupted", recorder.run_count - runs_before, time.perf_counter() - start)
         results.append(result)
         if on_result:
             on_result(result)

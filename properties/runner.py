@@ -69,7 +69,7 @@ def show(term) -> str:
 
 class undecided:
     """`with undecided(prop):` around a property's body in the suite: a BudgetFinding is
-    recorded (coverage.BUDGETS) and the example rejected (Hypothesis neither shrinks it nor
+    recorded (the session's Recorder: coverage.current().budgets) and the example rejected (Hypothesis neither shrinks it nor
     counts it as a failure, and generates another in its place)."""
 
     def __init__(self, prop: str):
@@ -85,5 +85,5 @@ class undecided:
 
         from . import coverage
 
-        coverage.BUDGETS.append((self.prop, exc.message, exc.program))
+        coverage.current().budgets.append((self.prop, exc.message, exc.program))
         reject()

@@ -39,7 +39,7 @@ from .symbolic_agreement import self_equivalence, symbolic_agreement
 def _enter(name: str, config: Config) -> undecided:
     """Each example: the progress line, and the property its runs are recorded under; the
     returned context passes over an example a budget stopped (runner.undecided)."""
-    coverage.CURRENT[0] = name
+    coverage.current().property = name
     PROGRESS.tick(name, config.examples)
     return undecided(name)
 

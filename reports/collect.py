@@ -53,14 +53,18 @@ def collect(names: Iterable[str], profile: str, examples: Optional[int] = None, 
     """Run the properties and build the report's data."""
     from goi.properties import driver
 
-    coverage.reset()
     names = list(names)
-    results, interrupted = driver.run_suite(names, profile, examples, seed, on_result=on_result)
+    with coverage.recording() as recorder:
+        results, interrupted = driver.run_suite(names, profile, examples, seed, on_result=on_result)
     return build(results, environment(profile, seed, examples), interrupted=interrupted, not_run=names[len(results):],
-                 explain=explain)
+                 explain=explain, recorder=recorder)
 
 
-def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] = (), explain: bool = True) -> dict:
+def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] = (), explain: bool = True,
+          recorder: Optional[coverage.Recorder] = None) -> dict:
+    """The report's data from the properties' results and what their runs recorded (by
+    default the session under way: pytest's)."""
+    recorder = recorder or coverage.current()
     from .counterexample import explain as explain_program
 
     properties = [{
@@ -80,27 +84,27 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
         "environment": env,
         "properties": properties,
         "not_run": list(not_run),
-        "checks": checks(),
-        "coverage": rule_coverage(),
-        "programs": programs(),
+        "checks": checks(recorder),
+        "coverage": rule_coverage(recorder),
+        "programs": programs(recorder),
         "counterexamples": counterexamples,
         "sections": {},
     }
 
 
-def checks() -> dict:
+def checks(recorder: coverage.Recorder) -> dict:
     from goi.semantics.checks import registry
 
     within = {"names": "validity", "graph": "validity"}  # validity includes them; the properties run it
-    return {name: {"runs": coverage.CHECK_RUNS.get(name, 0), "violations": coverage.CHECK_VIOLATIONS.get(name, 0),
+    return {name: {"runs": recorder.check_runs.get(name, 0), "violations": recorder.check_violations.get(name, 0),
                    "within": within.get(name)}
             for name in registry()}
 
 
-def rule_coverage() -> dict:
+def rule_coverage(recorder: coverage.Recorder) -> dict:
     from goi.semantics.rules import load_all
 
-    summary = coverage.summary()
+    summary = recorder.summary()
     total = sum(summary["transitions"].values()) or 1
     rules = load_all()
     return {
@@ -111,8 +115,8 @@ def rule_coverage() -> dict:
     }
 
 
-def programs() -> dict:
-    samples = coverage.SAMPLES
+def programs(recorder: coverage.Recorder) -> dict:
+    samples = recorder.samples
     count = len(samples)
     features = Counter(f for s in samples for f in set(s["features"]))
     constructs = Counter(c for s in samples for c in s["constructs"])

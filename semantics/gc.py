@@ -29,23 +29,22 @@ def mirror(machine, strategy=None):
     return copy
 
 
-def collectors(machine) -> list:
-    """The garbage collectors attached to this machine (their observers in `machine.after`)."""
-    return [o.__self__ for o in machine.after if isinstance(getattr(o, "__self__", None), Collector)]
-
-
 def has_collector(machine) -> bool:
     """Does this machine run with a garbage collector attached?"""
-    return bool(collectors(machine))
+    return machine.collector is not None
 
 
 class Collector:
     def __init__(self, machine):
+        if machine.collector is not None:
+            raise ValueError("this machine has a garbage collector already")
         self.machine = machine
         self.counts: Counter = Counter()
-        machine.after.append(self._after)
+        machine.collector = self
+        machine.after.append(self.after_transition)
 
-    def _after(self, machine, rule_id, redex) -> None:
+    def after_transition(self, machine, rule_id, redex) -> None:
+        """What the collector does after each transition: collect if the graph may have changed."""
         if REGISTRY[rule_id].changes_graph:
             self.collect()
 

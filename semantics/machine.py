@@ -110,6 +110,10 @@ class Machine:
         # Called as fn(machine, rule_id, redex) just before / just after each transition.
         self.before: list[Callable[["Machine", str, tuple], None]] = []
         self.after: list[Callable[["Machine", str, tuple], None]] = []
+        # Extension slots, filled by what attaches itself (and read by the checks):
+        self.collector = None  # the garbage collector (semantics.gc.Collector), if any
+        self.monitor = None  # the invariant checks (semantics.checks.Monitor), if any
+        self.indexes: dict = {}  # incremental checks' indexes, by name (semantics.checks.incremental)
 
     # ---- budgets -----------------------------------------------------------------
     def reserve(self, extra: int, what: str) -> None:

@@ -40,7 +40,7 @@ def pytest_runtest_call(item):
     from goi.properties.driver import PropertyResult
     from goi.properties.runner import BudgetFinding, Finding
 
-    runs_before, start = coverage.RUN_COUNT[0], time.perf_counter()
+    runs_before, start = coverage.current().run_count, time.perf_counter()
     outcome = yield
     status, finding, program = "passed", None, None
     if outcome.excinfo is not None:
@@ -52,7 +52,7 @@ def pytest_runtest_call(item):
         program = getattr(exc, "program", None) or None
     callspec = getattr(item, "callspec", None)  # test_property[soundness]: the property's own name
     name = callspec.params["prop"] if callspec is not None and "prop" in callspec.params else item.name
-    _PROPERTY_RUNS.append(PropertyResult(name, status, coverage.RUN_COUNT[0] - runs_before,
+    _PROPERTY_RUNS.append(PropertyResult(name, status, coverage.current().run_count - runs_before,
                                          time.perf_counter() - start, finding, program, None))
 
 
@@ -79,14 +79,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     (properties.runner.undecided) — listed, so that a run never hides them."""
     from goi.properties import coverage
 
-    if not coverage.BUDGETS:
+    budgets = coverage.current().budgets
+    if not budgets:
         return
     terminalreporter.section("goi: programs a budget stopped (not decided)")
-    for prop, message, program in coverage.BUDGETS[:20]:
+    for prop, message, program in budgets[:20]:
         terminalreporter.write_line(f"[{prop}] {message}")
         terminalreporter.write_line(f"    program: {program[:400]}")
-    if len(coverage.BUDGETS) > 20:
-        terminalreporter.write_line(f"… and {len(coverage.BUDGETS) - 20} more")
+    if len(budgets) > 20:
+        terminalreporter.write_line(f"… and {len(budgets) - 20} more")
 
 
 def hear_ctrl_c() -> None:

@@ -108,10 +108,10 @@ def test_a_redis_lost_during_the_run_is_an_io_error_not_a_failed_property():
 
 
 def _coverage_of(name, profile, examples, seed):
-    coverage.reset()
-    result = driver.run_property(name, profile, examples, seed)
+    with coverage.recording() as recorder:
+        result = driver.run_property(name, profile, examples, seed)
     assert result.status == "passed", result.finding
-    return coverage.summary()["transitions"]
+    return recorder.summary()["transitions"]
 
 
 def test_seed_n_seeds_with_n():

@@ -93,19 +93,17 @@ class Determinism(Check):
 
     # ---- orders of the phase, inside trials ------------------------------------------------
     def _begin(self, machine) -> None:
-        from ..gc import collectors
-
         t = machine.token
         self._saved_token = (t.position, t.direction, t.flag, list(t.stack), list(t.box_stack))
-        self._collectors = collectors(machine)
-        self._saved_counts = [c.counts.copy() for c in self._collectors]
+        self._collector = machine.collector
+        self._saved_counts = self._collector.counts.copy() if self._collector is not None else None
         machine.graph.begin_trial()
 
     def _apply(self, machine, option) -> None:
         rule_id, redex = option
         REGISTRY[rule_id].apply(machine, *redex)
-        for c in self._collectors:
-            c._after(machine, rule_id, redex)
+        if self._collector is not None:  # the trial collects garbage as the run does
+            self._collector.after_transition(machine, rule_id, redex)
 
     def _undo(self, machine) -> None:
         machine.graph.end_trial()
@@ -113,8 +111,8 @@ class Determinism(Check):
         t.position, t.direction, t.flag, stack, box_stack = self._saved_token
         t.stack[:] = stack
         t.box_stack[:] = box_stack
-        for c, counts in zip(self._collectors, self._saved_counts):
-            c.counts = counts
+        if self._collector is not None:  # the trial's collections are undone with it
+            self._collector.counts = self._saved_counts
 
     def _order(self, machine, choices: list, sample: bool, region=None):
         """In a trial from the current state (S): take choices[k] at the k-th state with a

@@ -17,7 +17,7 @@ class _Entry:
 def start(machine, key: str, factory) -> None:
     """Build the index on the machine's current graph (already checked whole, without
     problems) and start its journal — unless it is already up to date on this graph."""
-    store = machine.__dict__.setdefault("_incremental", {})
+    store = machine.indexes
     graph = machine.graph
     entry = store.get(key)
     if entry is not None and entry.graph is graph and not entry.journal.gather().everything:
@@ -34,7 +34,7 @@ def start(machine, key: str, factory) -> None:
 def update(machine, key: str, factory, whole) -> list:
     """The index's problems on the current graph (re-examining what its journal recorded);
     without an index on this graph, `whole(machine)` decides, and the index starts."""
-    store = machine.__dict__.setdefault("_incremental", {})
+    store = machine.indexes
     graph = machine.graph
     entry = store.get(key)
     if entry is None or entry.graph is not graph or entry.journal.gather().everything:
@@ -50,10 +50,11 @@ def update(machine, key: str, factory, whole) -> list:
 
 
 def index(machine, key: str):
-    entry = machine.__dict__.get("_incremental", {}).get(key)
+    entry = machine.indexes.get(key)
     return None if entry is None else entry.index
 
 
 def stop(machine) -> None:
-    for entry in machine.__dict__.pop("_incremental", {}).values():
+    for entry in machine.indexes.values():
         entry.journal.detach(entry.graph)
+    machine.indexes.clear()

@@ -24,6 +24,9 @@ class Monitor:
         on_rewrites = [c for c in checks if type(c).after is not Check.after]
         self.on_rewrites = [(c.name, c.after) for c in on_rewrites]  # bound once: called per transition
         self.on_passes = [(c.name, c.after) for c in on_rewrites if c.on_passes]
+        if machine.monitor is not None:
+            raise ValueError("this machine has a monitor already")
+        machine.monitor = self
         machine.after.append(self._after)
 
     def _timed(self, check: Check, method: str, *args) -> None:

@@ -44,12 +44,11 @@ def run(args, _source, out) -> int:
         if r.replay:
             say(f"  replay: {r.replay}")
 
-    coverage.reset()
     # Hypothesis and the properties may print; under --json only the one object goes to stdout.
     to_stderr = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
-    with quiet(args.json), to_stderr:
+    with quiet(args.json), to_stderr, coverage.recording() as recorder:
         results, interrupted = driver.run_suite(names, args.profile, args.examples, args.seed, args.replay, on_result=show)
-    summary = coverage.summary()
+    summary = recorder.summary()
     if args.json:
         write_json({
             "schema": schema("props"),

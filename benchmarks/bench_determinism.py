@@ -8,7 +8,7 @@ order. Not a test; ratios and counts only.
 With `--parts`, also where an explored phase's time goes, in ms over the run: describing the
 end states (compare.canonical_region), the orders' rewrites, listing the enabled rewrites at
 each step (Machine.enabled, the machine's own steps included), the trials' bookkeeping
-(touched_in_trial, end_trial). Timing the parts slows the checked runs a little (the bare
+(Trial.touched, Trial.end). Timing the parts slows the checked runs a little (the bare
 runs are timed before): the figures are for comparing the parts.
 
 Its cost is (orders run) × (rewrites of the phase after the first choice + size of the region
@@ -99,15 +99,15 @@ class _Parts:
 def _time_parts() -> _Parts:
     from goi.semantics import compare
     from goi.semantics.checks import determinism
-    from goi.semantics.graph import Graph
+    from goi.semantics.trial import Trial
     from goi.semantics.machine import Machine
 
     parts = _Parts()
     parts.wrap(compare, "canonical_region", "describing end states")
     parts.wrap(determinism.Determinism, "_apply", "rewrites")
     parts.wrap(Machine, "enabled", "listing enabled rewrites")
-    parts.wrap(Graph, "touched_in_trial", "touched in trial")
-    parts.wrap(Graph, "end_trial", "end_trial")
+    parts.wrap(Trial, "touched", "touched in trial")
+    parts.wrap(Trial, "end", "end of trial")
     return parts
 
 

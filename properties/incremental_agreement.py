@@ -22,6 +22,7 @@ from goi.semantics.checks.form import Form, form_problems
 from goi.semantics.checks.graph_criterion import GraphCriterion, graph_problems
 from goi.semantics.checks.names import NameCriteria, name_problems
 from goi.semantics.rules import REGISTRY
+from goi.semantics.rules.surgery import refresh_names
 from goi.semantics.types import F, Vec
 
 from .runner import Finding, show
@@ -134,7 +135,7 @@ def corrupt(machine, choose) -> str:
         return f"move {box!r} into {target!r}"
     if what == "refresh":
         chosen = [n for n in nodes if choose([False, True])]
-        g.refresh_names(chosen, set())
+        refresh_names(g, chosen, set())
         return f"refresh the names of {chosen!r}"
     if what == "new_binder":
         names = sorted(g.names()) or ["zz"]

@@ -1,8 +1,8 @@
 """What the graph's surgery primitives touched since an incremental check last looked.
 
 A rule changes the graph only through the primitives of semantics.graph (new_node,
-set_src, splice, delete_node, move_box, …). Each primitive records, in every attached
-Journal, the nodes, links and boxes it touches — including the ones it detaches (the link
+set_src, splice, delete_node, move_box, …). Each primitive tells the graph's listeners,
+among them one Recorder shared by the attached Journals, the nodes, links and boxes it touches — including the ones it detaches (the link
 displaced from a port, a deleted node's links, a deleted link's ends) — and, for a box
 changing parent, the boxes it was inside. `rename_everywhere` sets `everything`.
 
@@ -44,22 +44,22 @@ class Journal:
         self.everything = False
 
     def attach(self, graph: G.Graph) -> None:
-        recorder = next((j for j in graph.journals if isinstance(j, Recorder)), None)
+        recorder = next((j for j in graph.listeners if isinstance(j, Recorder)), None)
         if recorder is None:
             recorder = Recorder()
-            graph.journals.append(recorder)
+            graph.listeners.append(recorder)
         recorder.flush()  # what was recorded before this journal started goes to the others
         if self not in recorder.subscribers:
             recorder.subscribers.append(self)
         self.recorder = recorder
 
     def detach(self, graph: G.Graph) -> None:
-        for recorder in [j for j in graph.journals if isinstance(j, Recorder)]:
+        for recorder in [j for j in graph.listeners if isinstance(j, Recorder)]:
             if self in recorder.subscribers:
                 recorder.flush()
                 recorder.subscribers.remove(self)
                 if not recorder.subscribers:
-                    graph.journals.remove(recorder)
+                    graph.listeners.remove(recorder)
         self.recorder = None
 
     def gather(self) -> "Journal":
@@ -78,6 +78,32 @@ class Recorder(Journal):
     def __init__(self):
         super().__init__()
         self.subscribers: list = []
+
+    # ---- a listener of the graph (semantics.graph, "the one hook") ----------------------
+    undoes = False
+
+    def changing(self, objects) -> None:
+        if self.everything:
+            return  # everything is to be looked at again anyway
+        nodes, links, boxes = self.nodes, self.links, self.boxes
+        for x in objects:
+            kind = type(x)
+            if kind is G.Node:
+                nodes.add(x)
+            elif kind is G.Link:
+                links.add(x)
+            elif kind is G.Box:
+                boxes.add(x)
+
+    def membership(self, s: set, x, added: bool) -> None:
+        """Set membership follows from the elements `changing` recorded."""
+
+    def moving(self, box, chain) -> None:
+        self.boxes.add(box)
+        self.moved.append((box, chain))
+
+    def renaming_all(self) -> None:
+        self.everything = True
 
     def flush(self) -> None:
         if not self:

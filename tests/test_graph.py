@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 from goi.semantics import graph as G
+from goi.semantics.rules.surgery import copy_box
 from goi.semantics.compare import difference
 from goi.semantics.parser import parse
 from goi.semantics.translate import translate
@@ -27,7 +28,7 @@ def _vector_box(b, level=None, name="a"):
 def test_copy_box_copies_content_and_refreshes_inner_names():
     b = B()
     box, _inp = _vector_box(b)
-    copy, node_map = b.g.copy_box(box, None)
+    copy, node_map = copy_box(b.g, box, None)
     assert copy is not box and copy.principal is not box.principal
     inner = [n for n in copy.nodes if n.kind == G.VCONST]
     names = {n.data[1] for n in inner}
@@ -42,7 +43,7 @@ def test_copy_box_keeps_interface_names():
     b.link(G.bang(VA), dst=(bang, 0))
     v = b.node(G.VCONST, box, 1, 0, ((Fraction(2),), "a"))
     b.link(G.plain(VA), src=(bang, 0), dst=(v, 0))
-    copy, _ = b.g.copy_box(box, None)
+    copy, _ = copy_box(b.g, box, None)
     (cv,) = [n for n in copy.nodes if n.kind == G.VCONST]
     assert cv.data[1] == "a"
 
@@ -62,7 +63,7 @@ def test_copy_box_copies_nested_boxes_and_doors():
     odoor = b.door(outer, G.PWHY)
     b.link(G.PROV, src=(idoor, 0), dst=(odoor, 0))
     b.param(1, (odoor, 0))
-    copy, node_map = b.g.copy_box(outer, None)
+    copy, node_map = copy_box(b.g, outer, None)
     (child,) = copy.children
     assert child.parent is copy and len(child.doors) == 1 and child.principal.door_of is child
     assert len(copy.doors) == 1 and copy.doors[0].outs[0].dst is None  # dangling: the caller joins it

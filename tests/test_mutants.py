@@ -14,6 +14,7 @@ from fractions import Fraction
 import pytest
 
 from goi.semantics import graph as G
+from goi.semantics.rules.surgery import copy_box
 from goi.semantics.checks import Monitor, make_checks
 from goi.semantics.machine import Machine
 from goi.semantics.rules import PASS_TABLE, REGISTRY
@@ -86,7 +87,7 @@ def copying_duplicates_a_provisional_constant(m, box, con):
     g = m.graph
     came = m.token.box_stack.pop()
     j = came.dst_port
-    copy, _ = g.copy_box(box, box.parent)
+    copy, _ = copy_box(g, box, box.parent)
     g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
     for door, twin in zip(box.doors, copy.doors):
@@ -110,7 +111,7 @@ def copying_does_not_refresh_names(m, box, con):
     g = m.graph
     came = m.token.box_stack.pop()
     j = came.dst_port
-    copy, _ = g.copy_box(box, box.parent, refresh=False)
+    copy, _ = copy_box(g, box, box.parent, refresh=False)
     g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
     for door, twin in zip(box.doors, copy.doors):

@@ -4,8 +4,8 @@ name permutation.
 
 Every order of a ?-phase shares its prefix up to the first state S that offers a choice of
 ?-rewrite: there (and only in phases that have one) the orders are run — on the machine's
-own graph, each inside a *trial* whose surgery is undone afterwards (Graph.begin_trial /
-end_trial), not on clones. Every order starts from S, so the elements no order touched are
+own graph, each inside a *trial* whose surgery is undone afterwards (semantics.trial),
+not on clones. Every order starts from S, so the elements no order touched are
 the same objects in every end state; the end states are compared on the region the orders
 touched (compare.canonical_region: the rest fixed, the names the phase created renamed, a
 box's doors a set), which costs O(that region), not O(graph). Each end state is described
@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 
 from ..rules import REGISTRY, redexes
+from ..trial import Trial
 from .base import Check, declare
 
 
@@ -97,7 +98,7 @@ class Determinism(Check):
         self._saved_token = (t.position, t.direction, t.flag, list(t.stack), list(t.box_stack))
         self._collector = machine.collector
         self._saved_counts = self._collector.counts.copy() if self._collector is not None else None
-        machine.graph.begin_trial()
+        self._trial = Trial(machine.graph)
 
     def _apply(self, machine, option) -> None:
         rule_id, redex = option
@@ -106,7 +107,7 @@ class Determinism(Check):
             self._collector.after_transition(machine, rule_id, redex)
 
     def _undo(self, machine) -> None:
-        machine.graph.end_trial()
+        self._trial.end()
         t = machine.token
         t.position, t.direction, t.flag, stack, box_stack = self._saved_token
         t.stack[:] = stack
@@ -141,8 +142,8 @@ class Determinism(Check):
                 self._apply(machine, options[i])
                 if _ends_phase(options[i][0]):
                     break
-            old, new = g.touched_in_trial()
-            described = canonical_region(g, machine.token, (old if region is None else region) | new, g.names_created_in_trial())
+            old, new = self._trial.touched()
+            described = canonical_region(g, machine.token, (old if region is None else region) | new, self._trial.names_created())
         finally:
             self._undo(machine)
         return counts, old, described

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import graph as G
 from ..token import NONE_FLAG
 from .registry import rewrite, sites
+from .surgery import copy_box, join_doors
 from .open_box import current_box
 
 
@@ -94,10 +95,10 @@ def duplicate(m, box, con):
     m.reserve(G.weight(nodes) + 2 + len(box.doors), "copy.dup (a copy of a box)")
     came = m.token.box_stack.pop()
     j = came.dst_port
-    copy, _ = g.copy_box(box, box.parent)
+    copy, _ = copy_box(g, box, box.parent)
     g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
-    g.join_doors([box, copy])  # G is closed: only ¿-doors, each pair meeting at a rotC_2
+    join_doors(g, [box, copy])  # G is closed: only ¿-doors, each pair meeting at a rotC_2
     m.token.position = copy.root
 
 

@@ -11,6 +11,7 @@ from .. import graph as G
 from ..types import Arrow, F, Vec
 from ..values import basis
 from .registry import DECOUPLING, rewrite
+from .surgery import copy_box, join_doors
 
 
 def _deep_redex(kind: str):
@@ -36,7 +37,7 @@ def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> lis
     g = m.graph
     nodes, _boxes = g.contents(box)
     m.reserve((n - 1) * (G.weight(nodes) + 1 + len(box.doors)) + n * extra_per_copy, f"{rule_id} ({n} copies of a box)")
-    return [box] + [g.copy_box(box, box.parent)[0] for _ in range(n - 1)]
+    return [box] + [copy_box(g, box, box.parent)[0] for _ in range(n - 1)]
 
 
 @rewrite("deep.contract", flag="?", site="reachable", match=_deep_redex(G.CON), feature="deep contraction")
@@ -51,7 +52,7 @@ def contract(m, box, con):
     for link, copy in zip(inputs[1:], boxes[1:]):
         g.set_dst(link, copy.principal, 0)
     g.delete_node(con)
-    g.join_doors(boxes)  # for n = 1 the identity (our decision, docs/RULES.md)
+    join_doors(g, boxes)  # for n = 1 the identity (our decision, docs/RULES.md)
 
 
 @rewrite("deep.project", flag="?", site="reachable", match=_deep_redex(G.PROJ), feature="projection")
@@ -77,7 +78,7 @@ def project(m, box, proj):
         g.set_dst(link, b.principal, 0)
     g.delete_link(old)
     g.delete_node(proj)
-    g.join_doors(boxes)
+    join_doors(g, boxes)
 
 
 def _provisional_paths(g: G.Graph, h: G.Box):

@@ -1,29 +1,24 @@
-"""Packaging: the design's top-level folders installed under one import namespace, `goi`.
-
-    goi/          -> goi              (the public API, the CLI)
-    semantics/    -> goi.semantics    (front end, graphs, rules, machine, checks)
-    generators/   -> goi.generators   (Hypothesis strategies)
-    properties/   -> goi.properties   (the paper's theorems as properties)
-    reports/      -> goi.reports      (soundness reports)
-    tests/programs/ -> goi.corpus     (the paper's and the visualiser's example programs: data
-                                       only, which `goi oracle` runs first)
+"""Packaging: the design's top-level folders installed under one import namespace, `goi`
+(the mapping is goi/layout.py's, shared with running from a checkout).
 
 Subpackages are found by walking each folder (no list kept by hand), the same way for
 `pip install .` (a wheel) and `pip install -e .` (editable). Everything else is in
 pyproject.toml.
 """
 
+import runpy
+from pathlib import Path
+
 from setuptools import find_packages, setup
 
-FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
-           "goi.properties": "properties", "goi.reports": "reports"}
+LAYOUT = runpy.run_path(str(Path(__file__).parent / "goi" / "layout.py"))  # a data file: goi itself is not imported
+FOLDERS, CORPUS = LAYOUT["FOLDERS"], LAYOUT["CORPUS"]
 
 packages = []
 for package, folder in FOLDERS.items():
     packages.append(package)
     packages += [f"{package}.{sub}" for sub in find_packages(where=folder)]
 
-# The example programs ship as data, so an installed `goi oracle` has its corpus too.
-CORPUS = {"goi.corpus": "tests/programs"}
+# The example programs ship as data (CORPUS), so an installed `goi oracle` has its corpus too.
 
 setup(packages=packages + list(CORPUS), package_dir={**FOLDERS, **CORPUS})

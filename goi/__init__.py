@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from .api import (
+from . import _checkout
+
+_checkout.install()  # from a checkout never installed: goi.semantics & co. are the sibling folders
+
+from .api import (  # noqa: E402
     DEFAULT_MAX_DIGITS,
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_STEPS,

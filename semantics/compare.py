@@ -278,8 +278,8 @@ def _least_starts(members: list) -> list:
     under isomorphism and renaming, so the least class is the same in isomorphic
     components). Every node of that class is traversed and the least description kept, so
     the result is canonical whatever the refinement leaves tied; refinement only makes the
-    class small (was: the least one-hop prefix, which left hundreds of starts tied in the
-    garbage of long runs — quadratic)."""
+    class small (a one-hop prefix leaves hundreds of starts tied in the garbage of long
+    runs: quadratic)."""
     links = {l for n in members for l in (*n.ins, *n.outs) if l is not None}
 
     def numbered(keys: dict) -> dict:

@@ -113,7 +113,7 @@ class Machine:
         # Extension slots, filled by what attaches itself (and read by the checks):
         self.collector = None  # the garbage collector (semantics.gc.Collector), if any
         self.monitor = None  # the invariant checks (semantics.checks.Monitor), if any
-        self.indexes: dict = {}  # incremental checks' indexes, by name (semantics.checks.incremental)
+        self.indexes: dict = {}  # what the checks keep per machine, by name (semantics.checks.incremental)
 
     # ---- budgets -----------------------------------------------------------------
     def reserve(self, extra: int, what: str) -> None:

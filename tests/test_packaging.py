@@ -2,6 +2,7 @@
 environment (no editable install, no source tree on the path), must give a working `goi`
 command and `import goi` — the checks an editable install cannot make."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -102,3 +103,33 @@ def test_the_public_modules_type_check(installed, tmp_path):
         capture_output=True, text=True, cwd=tmp_path, timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+# ---- from the checkout itself ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WITHOUT_INSTALL = r'''
+import sys
+# as if goi were never installed: no editable-install finder, the checkout first on the path
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in (type(f).__module__ + repr(f)).lower()]
+sys.path.insert(0, sys.argv[1])
+import goi, goi.cli
+from goi.properties.oracle import corpus_files
+print(goi.semantics.__file__, goi.run("(λx. x + x) {1}").value, len(corpus_files()) > 0)
+'''
+
+
+def test_import_goi_works_from_a_checkout_never_installed(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_INSTALL, str(ROOT)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    path, value, corpus = proc.stdout.split()
+    assert Path(path) == ROOT / "semantics" / "__init__.py" and value == "2" and corpus == "True"
+
+
+def test_mypy_runs_on_the_checkout():
+    proc = subprocess.run([str(ROOT / ".ci" / "mypy-checkout")], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "no issues found" in proc.stdout

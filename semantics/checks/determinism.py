@@ -23,8 +23,8 @@ the other orders run on clones, and their end states are compared with the machi
 
 Policy: a phase whose orders number at most `determinism_paths` (default 24) is explored
 exhaustively; a larger one by its first `determinism_paths` orders (depth-first: the search
-that found it larger) and `determinism_paths` random orders (seeded, reproducible). The
-depth-first ones used to be run and then dropped; they are kept as evidence, at no cost.
+that found it larger) and `determinism_paths` random orders (seeded, reproducible); the
+depth-first ones are kept as evidence, at no cost.
 Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases numbered
 1..16 and then powers of two are due, and a due phase with no choice passes its
 turn to the next phase that has one; other phases cost nothing. Cost: up to

@@ -197,11 +197,11 @@ def graph_problems_now(machine) -> list[tuple[str, list]]:
     `graph` and `validity` (which includes the graph criterion) both ask after the same
     transition, and only a surgery primitive (a rule's, or the collector's) changes it."""
     graph = machine.graph
-    cached = getattr(machine, "_graph_problems", None)
+    cached = machine.indexes.get("graph problems")
     if cached is not None and cached[0] is graph and cached[1] == graph.version:
         return cached[2]
     problems = graph_problems(graph)
-    machine._graph_problems = (graph, graph.version, problems)
+    machine.indexes["graph problems"] = (graph, graph.version, problems)
     return problems
 
 

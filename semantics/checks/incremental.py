@@ -56,5 +56,6 @@ def index(machine, key: str):
 
 def stop(machine) -> None:
     for entry in machine.indexes.values():
-        entry.journal.detach(entry.graph)
+        if isinstance(entry, _Entry):
+            entry.journal.detach(entry.graph)
     machine.indexes.clear()

@@ -1,0 +1,43 @@
+"""Running goi from a source checkout that was never installed (`python -c "import goi"` at
+the repository's root): the subpackages live in sibling folders (goi/layout.py), so a small
+finder maps `goi.semantics`, `goi.properties`, … and the data package `goi.corpus` to them,
+as an editable install does. Installed (a wheel, or `pip install -e .`), it does nothing."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import sys
+from pathlib import Path
+
+from .layout import CORPUS, FOLDERS
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+class CheckoutFinder(importlib.abc.MetaPathFinder):
+    def __init__(self, mapping: dict[str, Path]):
+        self.mapping = mapping
+
+    def find_spec(self, fullname, path=None, target=None):
+        folder = self.mapping.get(fullname)
+        if folder is None:
+            return None
+        init = folder / "__init__.py"
+        if init.is_file():
+            return importlib.util.spec_from_file_location(fullname, init, submodule_search_locations=[str(folder)])
+        spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)  # a data folder (goi.corpus)
+        spec.submodule_search_locations = [str(folder)]
+        return spec
+
+
+def install() -> None:
+    """Map the sibling folders when they are not inside the installed `goi` package."""
+    if (HERE / "semantics").is_dir() or not (ROOT / "setup.py").is_file():
+        return  # an installed wheel, or not a checkout
+    mapping = {name: ROOT / folder for name, folder in {**FOLDERS, **CORPUS}.items() if name != "goi"}
+    if not all(folder.is_dir() for folder in mapping.values()):
+        return
+    if not any(isinstance(f, CheckoutFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, CheckoutFinder(mapping))

@@ -127,3 +127,15 @@ def test_the_reports_doc_counts_the_properties_there_are():
     text = (ROOT / "docs/REPORTS.md").read_text(encoding="utf-8")
     counts = re.findall(r"a `ci` report \((\d+) properties", text)
     assert counts and all(int(n) == len(names()) for n in counts), (counts, len(names()))
+
+
+def test_the_docs_lists_are_derived_from_the_registries():
+    """docs/RULES.md's table of rules, INVARIANTS.md's of checks and REPORTS.md's of
+    properties are generated from the declarations (python -m goi.doclists)."""
+    from goi import doclists
+
+    assert doclists.stale() == []
+    for name, (doc, make) in doclists.BLOCKS.items():
+        table = make()
+        assert table in (ROOT / doc).read_text(encoding="utf-8")
+        assert table.count("\n") >= 3, name

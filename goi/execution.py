@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Literal, Optional, Union
+from typing import Any, Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
 from .semantics.checks import InvariantViolation, Monitor, make_checks
@@ -243,22 +243,10 @@ def prepare(program: Program, **options) -> Execution:
     return Execution(program, **options)
 
 
-def run(
-    program: Program,
-    *,
-    params: Optional[Iterable[Union[Fraction, int, str]]] = None,
-    division: Division = "total",
-    strategy: Union[None, str, FirstStrategy, RandomStrategy] = None,
-    seed: int = 0,
-    checks: Iterable[str] = (),
-    check_mode: str = "exhaustive",
-    gc: bool = False,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    max_digits: int = DEFAULT_MAX_DIGITS,
-    trace: Optional[Callable[[Step], None]] = None,
-) -> Result:
-    """Run a closed program on the graph machine.
+def run(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None,
+        **options: Any) -> Result:
+    """Run a closed program on the graph machine (`options` are Execution's, the same as
+    `prepare`'s):
 
     - params: values replacing the provisional constants, in p⃗ order (the graph H ∘ (q⃗)‡);
     - division: "total" (x/0 = 0) or "strict" (division by zero ends the run `undefined`);
@@ -272,8 +260,4 @@ def run(
       any number the run computes (checked before the operation);
     - trace: called with a Step after every transition.
     """
-    execution = Execution(
-        program, params=params, division=division, strategy=strategy, seed=seed, checks=checks, check_mode=check_mode, gc=gc,
-        max_nodes=max_nodes, max_digits=max_digits,
-    )
-    return execution.run(max_steps, trace)
+    return Execution(program, **options).run(max_steps, trace)

@@ -207,14 +207,24 @@ def fold(roots: Sequence[Expr], const: Callable[[Fraction], T], param: Callable[
     return [memo[id(r)] for r in roots]
 
 
-def _exact(op: str, a: Fraction, b: Fraction) -> Fraction:
+def arithmetic(op: str, a, b, quotient: Callable):
+    """a op b for the field operations add, sub, mul, div (Expr.op); division is
+    `quotient(a, b)`, which decides what dividing by zero gives (0, under total division)."""
     if op == "add":
         return a + b
     if op == "sub":
         return a - b
     if op == "mul":
         return a * b
+    return quotient(a, b)
+
+
+def _total_quotient(a: Fraction, b: Fraction) -> Fraction:
     return Fraction(0) if b == 0 else a / b
+
+
+def _exact(op: str, a: Fraction, b: Fraction) -> Fraction:
+    return arithmetic(op, a, b, _total_quotient)
 
 
 def evaluate_all(roots: Sequence[Expr], point: Sequence[Fraction]) -> list[Fraction]:

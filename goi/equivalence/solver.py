@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 import z3
 
-from goi.semantics.symbolic import Expr, fold
+from goi.semantics.symbolic import Expr, arithmetic, fold
 
 from .deadline import Deadline
 
@@ -40,12 +40,9 @@ class Converter:
         return real(v, self.ctx)
 
     def combine(self, op: str, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        if op == "add":
-            return a + b
-        if op == "sub":
-            return a - b
-        if op == "mul":
-            return a * b
+        return arithmetic(op, a, b, self._quotient)
+
+    def _quotient(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
         return z3.If(b == self.zero, self.zero, a / b)
 
 

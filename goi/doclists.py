@@ -28,7 +28,7 @@ def rules_table() -> str:
             kinds, direction, port = r.at
             at = f"{'/'.join(kinds)} {direction} {port}"
         elif r.kind == REWRITE:
-            at = r.site
+            at = r.site + (f" ({'/'.join(r.on)})" if r.on else "")
         else:
             at = "a node with no input"
         attributes = [name for name, on in (("keeps the graph", not r.changes_graph), ("administrative", r.administrative),

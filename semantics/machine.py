@@ -103,6 +103,7 @@ class Machine:
         self.graph = graph
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
+        self._limit = 1 if getattr(self.strategy, "first_only", False) else 0  # redexes the strategy needs listed
         self.max_nodes = max_nodes
         self.token = Token(graph.root)
         self.steps = 0
@@ -159,7 +160,7 @@ class Machine:
                 return None
             self.apply(*found)
             return found[0]
-        options = self.enabled(getattr(self.strategy, "first_only", False))
+        options = redexes(self, self._limit)  # `enabled`'s other case
         if not options:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
@@ -196,8 +197,9 @@ class Machine:
         budget (`goi equiv`'s deadline): a reason it returns ends the run as a budget whose
         limit is "time"."""
         while True:
-            if self.is_final():
-                return Outcome("final", self.token.stack[0], self.steps, Counter(self.counts))
+            t = self.token
+            if t.direction == DOWN and t.position is self.graph.root and self.is_final():  # cheap tests first
+                return Outcome("final", t.stack[0], self.steps, Counter(self.counts))
             if self.steps >= max_steps:
                 return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached", "steps")
             if stop is not None and self.steps % STOP_EVERY == 0:

@@ -4,7 +4,7 @@ A rule is declared whole, in the style of a PLT Redex clause: its ID (docs/RULES
 test checks that the two agree), its kind, the rewriting flag it fires under, the redex it
 matches, its effect (the decorated function) and its attributes — in one decorator:
 
-    @rewrite("rw.beta", flag="λ", site="token", match=_beta_redex)
+    @rewrite("rw.beta", flag="λ", site="token", on=[G.LAM], match=_beta_redex)
     def beta(m, lam, app): ...
 
     @pass_rule("pass.lam.apply", [G.LAM], UP, "in", guard=top_is(AT), sets_flag="λ")
@@ -12,8 +12,8 @@ matches, its effect (the decorated function) and its attributes — in one decor
 
 Where a rewrite's redex is looked for is a *site*: each flag has one site function, declared
 with `@sites(flag)`, which yields the places to look at in order (the token's link, the box
-the token is at, its doors, …); every rule of that flag is matched at each place in declared
-order. The machine dispatches from the tables built here (`pass_candidates`, `redexes`),
+the token is at, its doors, …) with the kind of the place's node; the rules of that site
+declared `on` that kind are matched there in declared order. The machine dispatches from the tables built here (`pass_candidates`, `redexes`),
 never from a list of IDs of its own; code outside this package asks a rule's attributes
 (`changes_graph`, `administrative`, `sets_flag`, `feature`) instead of naming it.
 

@@ -11,19 +11,22 @@ from .. import graph as G
 from ..token import NONE_FLAG
 from .registry import rewrite, sites
 from .surgery import copy_box, join_doors
-from .open_box import current_box
 
 
 @sites("!")
 def _closed_box(m):
     """!: the box G the token is at, if it has no ?-door, and the node Y below its principal door."""
-    box = current_box(m)
-    if box is None or box.why_doors():
-        return
+    pos = m.token.position
+    bang = pos.src
+    if bang is None or bang.kind != G.BANG:
+        return None
+    box = bang.door_of  # the box the token is at (open_box.current_box, inlined: a site is asked once per rewrite)
+    for door in box.doors:
+        if door.kind == G.WHY:
+            return None
     below = box.principal.ins[0]
     y = below.src if below is not None else None
-    if y is not None:
-        yield "below", (box, y)
+    return ("below", y.kind, (box, y)) if y is not None else None
 
 
 def _came_from(m, y):
@@ -35,38 +38,38 @@ def _came_from(m, y):
 
 
 def _pass_redex(m, box, y):
-    return (box,) if y.kind in (G.APP, G.OP1) else None
+    return (box,)
 
 
 def _der_redex(m, box, y):
-    return (box, y) if y.kind == G.DER else None
+    return (box, y)
 
 
 def _c1_redex(m, box, y):
-    return (box, y) if y.kind == G.CON and len(y.ins) == 1 and _came_from(m, y) is not None else None
+    return (box, y) if len(y.ins) == 1 and _came_from(m, y) is not None else None
 
 
 def _merge_redex(m, box, y):
-    if y.kind != G.CON or len(y.ins) < 2:
+    if len(y.ins) < 2:
         return None
     came = _came_from(m, y)
     return (box, y) if came is not None and came.src is not None and came.src.kind == G.CON else None
 
 
 def _dup_redex(m, box, y):
-    if y.kind != G.CON or len(y.ins) < 2:
+    if len(y.ins) < 2:
         return None
     came = _came_from(m, y)
     return (box, y) if came is not None and (came.src is None or came.src.kind != G.CON) else None
 
 
-@rewrite("copy.pass", flag="!", site="below", match=_pass_redex, changes_graph=False)
+@rewrite("copy.pass", flag="!", site="below", on=[G.APP, G.OP1], match=_pass_redex, changes_graph=False)
 def pass_into(m, box):
     """Y is an @ or a $1 (not D, not C_k): lower the flag; the token enters the box."""
     m.token.flag = NONE_FLAG
 
 
-@rewrite("copy.c1", flag="!", site="below", match=_c1_redex)
+@rewrite("copy.c1", flag="!", site="below", on=[G.CON], match=_c1_redex)
 def remove_c1(m, box, con):
     """Y = C_1: remove it, popping the box stack."""
     g = m.graph
@@ -75,7 +78,7 @@ def remove_c1(m, box, con):
     g.delete_node(con)
 
 
-@rewrite("copy.merge", flag="!", site="below", match=_merge_redex)
+@rewrite("copy.merge", flag="!", site="below", on=[G.CON], match=_merge_redex)
 def merge(m, box, con):
     """Y = C_n and the token came from a lower C_m: merge them into C_{n+m-1}, popping the box stack."""
     g = m.graph
@@ -87,7 +90,7 @@ def merge(m, box, con):
     g.delete_node(lower)
 
 
-@rewrite("copy.dup", flag="!", site="below", match=_dup_redex, feature="copying")
+@rewrite("copy.dup", flag="!", site="below", on=[G.CON], match=_dup_redex, feature="copying")
 def duplicate(m, box, con):
     """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2."""
     g = m.graph
@@ -102,7 +105,7 @@ def duplicate(m, box, con):
     m.token.position = copy.root
 
 
-@rewrite("copy.der", flag="!", site="below", match=_der_redex)
+@rewrite("copy.der", flag="!", site="below", on=[G.DER], match=_der_redex)
 def dereliction(m, box, der):
     """Y = D: remove D and G's principal and ¿-doors; G's content joins the level below; the token enters it."""
     g = m.graph

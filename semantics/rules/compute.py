@@ -16,7 +16,8 @@ from .registry import rewrite, sites
 @sites("λ")
 def _token_link(m):
     """λ: the redex is at the token's link (a λ's output, the λ just reached)."""
-    yield "token", (m.token.position,)
+    pos = m.token.position
+    return ("token", pos.src.kind, (pos,)) if pos.src is not None else None
 
 
 @sites("$0")
@@ -24,13 +25,12 @@ def _token_link(m):
 def _operation(m):
     """$0, $1(n): the redex is the operation node the token has just come down to."""
     op = m.token.position.dst
-    if op is not None:
-        yield "operation", (op,)
+    return ("operation", op.kind, (op,)) if op is not None else None
 
 
 def _beta_redex(m, pos):
     lam = pos.src
-    if lam is not None and lam.kind == G.LAM and lam.outs[0] is pos:
+    if lam.outs[0] is pos:
         below = lam.ins[0]
         if below is not None and below.src is not None and below.src.kind == G.APP and below.src_port == 0:
             return lam, below.src
@@ -43,20 +43,20 @@ def _constant_operands(op) -> bool:
 
 
 def _fold_redex(m, op):
-    return (op,) if op.kind == G.OP0 and _constant_operands(op) else None
+    return (op,) if _constant_operands(op) else None
 
 
 def _keep_redex(m, op):
-    return (op,) if op.kind == G.OP0 and not _constant_operands(op) else None
+    return None if _constant_operands(op) else (op,)
 
 
 def _unfold_redex(m, op):
-    if op.kind == G.OP1 and op.outs[0].dst is not None and op.outs[0].dst.kind == G.BANG:
+    if op.outs[0].dst is not None and op.outs[0].dst.kind == G.BANG:
         return op, m.token.flag[1]
     return None
 
 
-@rewrite("rw.beta", flag="λ", site="token", match=_beta_redex)
+@rewrite("rw.beta", flag="λ", site="token", on=[G.LAM], match=_beta_redex)
 def beta(m, lam, app):
     """λ–@ elimination: the @'s input joins the λ's body, the argument box joins the bound variable."""
     g = m.graph
@@ -71,7 +71,7 @@ def beta(m, lam, app):
     m.token.flag = NONE_FLAG
 
 
-@rewrite("rw.op.fold", flag="$0", site="operation", match=_fold_redex)
+@rewrite("rw.op.fold", flag="$0", site="operation", on=[G.OP0], match=_fold_redex)
 def op_fold(m, op):
     """$0 over two constant nodes: the three nodes become one constant, the value on the stack."""
     g = m.graph
@@ -89,13 +89,13 @@ def op_fold(m, op):
     m.token.flag = NONE_FLAG
 
 
-@rewrite("rw.op.keep", flag="$0", site="operation", match=_keep_redex, changes_graph=False)
+@rewrite("rw.op.keep", flag="$0", site="operation", on=[G.OP0], match=_keep_redex, changes_graph=False)
 def op_keep(m, op):
     """$0 whose operands are not both constant nodes (e.g. provisional): only lower the flag."""
     m.token.flag = NONE_FLAG
 
 
-@rewrite("rw.iter.unfold", flag="$1", site="operation", match=_unfold_redex, feature="iterated operation")
+@rewrite("rw.iter.unfold", flag="$1", site="operation", on=[G.OP1], match=_unfold_redex, feature="iterated operation")
 def iter_unfold(m, op, n):
     """f $^L_a v unfolds at once to f(e_0) $ (f(e_1) $ (… $ (f(e_{n-1}) $ v))), f shared by one C_n."""
     g = m.graph

@@ -14,21 +14,17 @@ from .registry import DECOUPLING, rewrite
 from .surgery import copy_box, join_doors
 
 
-def _deep_redex(kind: str):
-    """The match of a deep rule: a node of `kind` (C_n, P_n with n > 0, A) at the level of
-    G's doors, box-reachable from one of its ?-doors, whose output is a principal door."""
-
-    def match(m, box, node):
-        if node.kind != kind or node.box is not box.parent:
-            return None
-        if kind in (G.CON, G.PROJ) and not node.ins:
-            return None  # C_0 and P_0 are never deep redexes
-        out = node.outs[0]
-        if out is not None and out.dst is not None and out.dst.kind == G.BANG:
-            return box, node
+def _deep_redex(m, box, node):
+    """The match of a deep rule: its node (C_n, P_n with n > 0, A) at the level of G's doors,
+    box-reachable from one of G's ?-doors (the site), whose output is a principal door."""
+    if node.box is not box.parent:
         return None
-
-    return match
+    if node.kind in (G.CON, G.PROJ) and not node.ins:
+        return None  # C_0 and P_0 are never deep redexes
+    out = node.outs[0]
+    if out is not None and out.dst is not None and out.dst.kind == G.BANG:
+        return box, node
+    return None
 
 
 def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> list[G.Box]:
@@ -40,7 +36,7 @@ def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> lis
     return [box] + [copy_box(g, box, box.parent)[0] for _ in range(n - 1)]
 
 
-@rewrite("deep.contract", flag="?", site="reachable", match=_deep_redex(G.CON), feature="deep contraction")
+@rewrite("deep.contract", flag="?", site="reachable", on=[G.CON], match=_deep_redex, feature="deep contraction")
 def contract(m, box, con):
     """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n."""
     g = m.graph
@@ -55,7 +51,7 @@ def contract(m, box, con):
     join_doors(g, boxes)  # for n = 1 the identity (our decision, docs/RULES.md)
 
 
-@rewrite("deep.project", flag="?", site="reachable", match=_deep_redex(G.PROJ), feature="projection")
+@rewrite("deep.project", flag="?", site="reachable", on=[G.PROJ], match=_deep_redex, feature="projection")
 def project(m, box, proj):
     """P_n over a box K of V_a: n copies of K, copy i computing content • e_i into input i."""
     g = m.graph
@@ -121,7 +117,7 @@ def _next_on_path(link: G.Link) -> tuple[G.Node, int]:
     return link.dst, link.dst_port
 
 
-@rewrite("deep.decouple", flag="?", site="reachable", match=_deep_redex(G.ABD), feature=DECOUPLING)
+@rewrite("deep.decouple", flag="?", site="reachable", on=[G.ABD], match=_deep_redex, feature=DECOUPLING)
 def decouple(m, box, abd):
     """A over a closed box H: f gets ![λ(P_n) → D → H'] (H made definitive), x gets ![q⃗]; name a becomes free."""
     g = m.graph

@@ -51,24 +51,30 @@ def box_reachable(start_doors: list[G.Node]):
                 frontier.append(n)
 
 
-@sites("?")
+@sites("?", many=True)
 def _open_box(m):
-    """?: the ?-doors of the box the token is at, in door order (absorptions), then the box
-    itself (closing), then the nodes box-reachable from its ?-doors (deep rewrites).
+    """?: the ?-doors of the box the token is at, in door order (absorptions), then — if it
+    has none — the box itself (closing), else the nodes box-reachable from its ?-doors (deep
+    rewrites).
 
     The order is the default strategy's: the cost of a ?-phase then stays linear in the
     number of rewrites it makes (absorbed doors leave the front of the door list, so the scan
     for an absorbable door is amortised constant; the box-path search is a generator, run
     only when no door is absorbable, and stopped at its first redex)."""
-    box = current_box(m)
-    if box is None:
+    bang = m.token.position.src
+    if bang is None or bang.kind != G.BANG:
         return
-    why = [d for d in box.doors if d.kind == G.WHY]
-    for door in why:
-        yield "door", (box, door)
-    yield "box", (box,)
-    for node in box_reachable(why):
-        yield "reachable", (box, node)
+    box = bang.door_of  # current_box, inlined: a site is asked once per rewrite
+    has_why = False
+    for door in box.doors:  # lazily: an absorbable door is usually the first (absorbed ones leave the list)
+        if door.kind == G.WHY:
+            has_why = True
+            yield "door", G.WHY, (box, door)
+    if not has_why:
+        yield "box", None, (box,)
+        return
+    for node in box_reachable([d for d in box.doors if d.kind == G.WHY]):
+        yield "reachable", node.kind, (box, node)
 
 
 def _absorb_redex(m, box, door):
@@ -77,10 +83,13 @@ def _absorb_redex(m, box, door):
 
 
 def _close_redex(m, box):
-    return None if any(d.kind == G.WHY for d in box.doors) else (box,)
+    for door in box.doors:
+        if door.kind == G.WHY:
+            return None
+    return (box,)
 
 
-@rewrite("box.absorb", flag="?", site="door", match=_absorb_redex)
+@rewrite("box.absorb", flag="?", site="door", on=[G.WHY], match=_absorb_redex)
 def absorb(m, box, door):
     """A ?-door of G whose output is the principal door of a box K: K moves inside G, its doors get new doors of G."""
     g = m.graph

@@ -26,6 +26,7 @@ class Rule:
     summary: str  # the first line of the effect's docstring
     flag: Any = None  # the rewriting flag it fires under (□ for a pass; "$1" for $1(n); None for gc)
     site: str = ""  # rewrites: the kind of place its `match` is tried at (see `sites`)
+    on: tuple = ()  # rewrites: the node kinds at that place it applies to (() for a place without a node)
     match: Optional[Callable] = None  # rewrites and gc: match(machine, *place) -> redex tuple or None
     at: tuple = ()  # passes: (node kinds, direction, port): the token arriving at such a node
     guard: Optional[Callable] = None  # passes: guard(machine) on the stacks
@@ -46,9 +47,9 @@ REGISTRY: dict[str, Rule] = {}
 # passes:   (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any input,
 #           "var" for a λ's bound-variable link, 0/1 for outputs
 PASS_TABLE: dict[tuple, list[tuple]] = {}
-# rewrites: flag -> site function; flag -> site kind -> [rule id]
+# rewrites: flag -> site function; flag -> site kind -> node kind (None: no node) -> [rule id]
 SITES: dict[Any, Callable] = {}
-BY_SITE: dict[Any, dict[str, list[str]]] = {}
+BY_SITE: dict[Any, dict[str, dict[Optional[str], list[str]]]] = {}
 
 
 def _declare(fn: Callable, rule_id: str, kind: str, **attributes) -> Rule:
@@ -78,14 +79,20 @@ def pass_rule(rule_id: str, kinds: Iterable[str], direction: str, port, guard: O
     return register
 
 
-def rewrite(rule_id: str, flag, site: str, match: Callable, changes_graph: bool = True, **attributes):
+def rewrite(rule_id: str, flag, site: str, match: Callable, on: Iterable[str] = (), changes_graph: bool = True,
+            **attributes):
     """Declare `fn(machine, *redex)` as the rewrite `rule_id`: under the rewriting `flag`, at
-    each place of kind `site` the flag's site function yields, `match(machine, *place)` gives
+    each place of kind `site` the flag's site function yields whose node is of one of the
+    kinds `on` (any place of that site when `on` is empty), `match(machine, *place)` gives
     the redex (or None)."""
 
     def register(fn):
-        _declare(fn, rule_id, REWRITE, flag=flag, site=site, match=match, changes_graph=changes_graph, **attributes)
-        BY_SITE.setdefault(flag, {}).setdefault(site, []).append(rule_id)
+        kinds = tuple(on)
+        _declare(fn, rule_id, REWRITE, flag=flag, site=site, on=kinds, match=match, changes_graph=changes_graph,
+                 **attributes)
+        table = BY_SITE.setdefault(flag, {}).setdefault(site, {})
+        for kind in kinds or (None,):
+            table.setdefault(kind, []).append(rule_id)
         return fn
 
     return register
@@ -102,14 +109,18 @@ def gc_rule(rule_id: str, match: Callable, **attributes):
     return register
 
 
-def sites(flag):
-    """Declare `fn(machine)` as the site function of `flag`: it yields (site kind, place)
-    pairs, in the order in which redexes are listed (the default strategy takes the first)."""
+def sites(flag, many: bool = False):
+    """Declare `fn(machine)` as the site function of `flag`. A place is (site kind, node
+    kind, place) — the node kind of the place's node, None for a place without one. With
+    `many` (the ?-phase, where the strategy chooses), `fn` yields the places in the order in
+    which redexes are listed (the default strategy takes the first); otherwise it returns the
+    one place there is, or None, and the rules of that place exclude each other (outside a
+    ?-phase there is no choice: at most one rule matches)."""
 
     def register(fn):
         if flag in SITES:
             raise ValueError(f"sites of flag {flag!r} declared twice")
-        SITES[flag] = fn
+        SITES[flag] = (fn, many)
         return fn
 
     return register
@@ -123,15 +134,30 @@ def flag_key(flag):
 def redexes(machine, limit: int = 0) -> list[tuple[str, tuple]]:
     """The rewrites enabled now, as (rule id, redex), in declared order (at most `limit`
     with a limit): each place the flag's site function yields, each rule of that site."""
-    key = flag_key(machine.token.flag)
-    site_fn = SITES.get(key)
-    if site_fn is None:
+    flag = machine.token.flag
+    key = flag[0] if type(flag) is tuple else flag
+    declared = SITES.get(key)
+    if declared is None:
         return []
-    by_site = BY_SITE[key]
+    site_fn, many = declared
+    by_site, registry = BY_SITE[key], REGISTRY
+    if not many:  # one place, rules that exclude each other: the first match is the transition
+        found_place = site_fn(machine)
+        if found_place is None:
+            return []
+        site, kind, place = found_place
+        for rule_id in by_site[site].get(kind, ()):
+            redex = registry[rule_id].match(machine, *place)
+            if redex is not None:
+                return [(rule_id, redex)]
+        return []
     found: list[tuple[str, tuple]] = []
-    for site, place in site_fn(machine):
-        for rule_id in by_site.get(site, ()):
-            redex = REGISTRY[rule_id].match(machine, *place)
+    for site, kind, place in site_fn(machine):
+        ids = by_site[site].get(kind)
+        if ids is None:
+            continue
+        for rule_id in ids:
+            redex = registry[rule_id].match(machine, *place)
             if redex is not None:
                 found.append((rule_id, redex))
                 if len(found) == limit:

@@ -78,10 +78,7 @@ def refresh_names(g: G.Graph, nodes: list[G.Node], keep: set[str]) -> dict[str, 
     mapping = {a: g.fresh_name(a) for a in sorted(found - keep)}
     if not mapping:
         return mapping
-    for link in links:
-        g.retype(link, link.type.renamed(mapping))
-    for n in nodes:
-        g.set_data(n, G.rename_node_data(n, mapping))
+    g.rename_in(nodes, links, mapping)
     return mapping
 
 

@@ -26,9 +26,10 @@ journals of incremental checks) through one hook, `_changing`.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from .types import Arrow, Field, Type, names_of, rename
 
@@ -100,9 +101,9 @@ class Link:
 
 
 class Node:
-    __slots__ = ("id", "kind", "ins", "outs", "box", "door_of", "data")
+    __slots__ = ("id", "kind", "ins", "outs", "box", "door_of", "data", "span")
 
-    def __init__(self, id: int, kind: str, box: Optional["Box"], data=None):
+    def __init__(self, id: int, kind: str, box: Optional["Box"], data=None, span=None):
         self.id = id
         self.kind = kind
         self.ins: list[Optional[Link]] = []
@@ -110,6 +111,7 @@ class Node:
         self.box = box
         self.door_of: Optional[Box] = None
         self.data = data
+        self.span = span  # the source span (syntax.Pos) of the term it comes from, or None
 
     def __repr__(self) -> str:
         return f"{label(self)}#{self.id}"
@@ -183,6 +185,7 @@ class Graph:
         self.names_in_use: set[str] = set()
         self.inputless: set[Node] = set()  # live nodes with no input port (C_0, rotC_0, P_0, …): where garbage starts (semantics.gc)
         self.version = 0  # moved on by every change (the hook `_changing`): checks see whether the graph changed
+        self.span = None  # the source span new nodes take (set while the translation or a rule builds)
         # Told of every change, through the one hook below: a trial's undo log (semantics.trial),
         # the journal of incremental checks (semantics.journal).
         self.listeners: list = []
@@ -224,7 +227,7 @@ class Graph:
 
     # ---- creation ------------------------------------------------------------
     def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
-        node = Node(next(self._ids), kind, box, data)
+        node = Node(next(self._ids), kind, box, data, self.span)
         node.ins = [None] * n_in
         node.outs = [None] * n_out
         if self.listeners:
@@ -252,6 +255,15 @@ class Graph:
             self.boxes.add(box)
             (self.top_boxes if parent is None else parent.children).add(box)
         return box
+
+    @contextlib.contextmanager
+    def spanning(self, span) -> Iterator[None]:
+        """New nodes made inside the block take this source span (a term's, a redex's)."""
+        before, self.span = self.span, span
+        try:
+            yield
+        finally:
+            self.span = before
 
     def new_boxed(self, level: Optional[Box]) -> tuple[Box, Node]:
         """A new box at `level` with its principal door (at `level`, outside it)."""
@@ -494,7 +506,7 @@ class Graph:
             g._children(c.parent).add(c)
         node_map: dict[Node, Node] = {}
         for n in self.nodes:
-            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data)
+            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data, n.span)
             c.ins = [None] * len(n.ins)
             c.outs = [None] * len(n.outs)
             if n.door_of is not None:

@@ -67,6 +67,7 @@ class Step:
     flag: str
     stack: tuple  # elements: markers, scalars, vectors (tuples); top first
     box_stack: tuple  # link ids; top first
+    span: object = None  # the source span (syntax.Pos) of the term the token's link belongs to, if known
 
     def render(self, show_scalar=show.scalar) -> str:
         """One line of `goi run --trace` (semantics.show.step_line)."""
@@ -75,6 +76,13 @@ class Step:
     def to_json(self, show_scalar=show.scalar) -> dict:
         """One step of `goi run --json --trace` (semantics.show.step_to_json)."""
         return show.step_to_json(self, show_scalar)
+
+
+def source_span(link: G.Link):
+    """The source span of the term a link belongs to: its upper node's (a term's fragment is
+    entered from below), else its lower node's; None for nodes no term made."""
+    node = link.dst if link.dst is not None else link.src
+    return None if node is None else node.span
 
 
 STOP_EVERY = 256  # transitions between two questions to a run's `stop`
@@ -164,7 +172,13 @@ class Machine:
         if not options:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
-        self.apply(rule_id, redex)
+        # the nodes a rewrite makes come from its redex's node: they take its source span
+        graph = self.graph
+        graph.span = next((x.span for x in reversed(redex) if type(x) is G.Node), None)
+        try:
+            self.apply(rule_id, redex)
+        finally:
+            graph.span = None
         return rule_id
 
     def describe(self) -> str:
@@ -188,6 +202,7 @@ class Machine:
             show.flag(t.flag),
             tuple(reversed(t.stack)),
             tuple(link.id for link in reversed(t.box_stack)),
+            source_span(t.position),
         )
 
     # ---- running -----------------------------------------------------------------

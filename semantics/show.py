@@ -64,10 +64,24 @@ def step_line(step, show_scalar: Callable[[Any], str] = scalar) -> str:
     """One line of `goi run --trace` for a machine.Step (stacks top first)."""
     elements = stack(step.stack[::-1], show_scalar)
     boxes = ":".join([f"ℓ{i}" for i in step.box_stack] + ["□"])
+    at = f"  at {span_text(step.span)}" if step.span is not None else ""
     return (
         f"{step.number:>7} {step.rule:<20} ℓ{step.position:<5} {step.position_type:<14} "
-        f"{step.direction} {step.flag:<6} S={elements}  B={boxes}"
+        f"{step.direction} {step.flag:<6} S={elements}  B={boxes}{at}"
     )
+
+
+def span_text(span) -> str:
+    """A source span as line:column-line:column."""
+    return f"{span.line}:{span.column}-{span.end_line}:{span.end_column}"
+
+
+def span_to_json(span):
+    """A source span as {start, end (character offsets), line, column, end_line, end_column}, or None."""
+    if span is None:
+        return None
+    return {"start": span.start, "end": span.end, "line": span.line, "column": span.column,
+            "end_line": span.end_line, "end_column": span.end_column}
 
 
 def step_to_json(step, show_scalar: Callable[[Any], str] = scalar) -> dict:
@@ -82,4 +96,5 @@ def step_to_json(step, show_scalar: Callable[[Any], str] = scalar) -> dict:
         "flag": step.flag,
         "stack": [to_json(x, show_scalar) for x in step.stack],
         "box_stack": list(step.box_stack),
+        "span": span_to_json(step.span),
     }

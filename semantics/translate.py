@@ -50,6 +50,13 @@ class _Translator:
         self.field = field_
 
     def term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
+        """t's fragment; its nodes remember t's source span (those of subterms, theirs)."""
+        if t.pos is None:
+            return self._term(t, level)
+        with self.g.spanning(t.pos):
+            return self._term(t, level)
+
+    def _term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
         g = self.g
         if isinstance(t, C.CVar):
             d = g.new_node(G.DER, level, 1, 1)

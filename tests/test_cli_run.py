@@ -71,7 +71,7 @@ def test_trace_in_json(capsys):
     assert len(data["trace"]) == data["transitions"]["total"] == 14
     step = data["trace"][8]
     assert step["rule"] == "rw.beta" and step["flag"] == "□" and step["direction"] == "up"
-    assert set(step) == {"number", "rule", "position", "position_type", "direction", "flag", "stack", "box_stack"}
+    assert set(step) == {"number", "rule", "position", "position_type", "direction", "flag", "stack", "box_stack", "span"}
     # stacks as arrays, top first: after β the token carries the value 1 … on ★
     assert all(isinstance(s["stack"], list) and isinstance(s["box_stack"], list) for s in data["trace"])
     assert data["trace"][-1]["stack"] == ["1"] and data["trace"][-1]["direction"] == "down"
@@ -230,3 +230,19 @@ def test_an_interrupted_json_trace_is_still_one_valid_object(tmp_path):
     validate(data)
     assert data["status"] == "interrupted" and data["error"]["kind"] == "interrupted" and data["value"] is None
     assert data["transitions"]["total"] == len(data["trace"]) > 0 and b"Traceback" not in err
+
+
+def test_the_trace_says_where_in_the_program_the_token_is(capsys):
+    """Each step names the source span of the term its link belongs to; copies keep it."""
+    text = "let f x = x * x in f 3 + f 4"
+    _, out, _ = run(capsys, "--json", "--trace", "-e", text)
+    trace = json.loads(out)["trace"]
+    spans = [s["span"] for s in trace if s["span"] is not None]
+    assert spans and all(0 <= s["start"] < s["end"] <= len(text) for s in spans)
+    quoted = {text[s["start"]:s["end"]] for s in spans}
+    assert {"3", "4", "x * x"} <= quoted  # the arguments, and the body the token visits (in each copy)
+    # the constants are reached going up with ★ and answer with their value
+    assert any(s["rule"] == "pass.const.up" and text[s["span"]["start"]:s["span"]["end"]] in ("3", "4") for s in trace
+               if s["span"] is not None)
+    _, lines, _ = run(capsys, "--trace", "-e", text)
+    assert all(" at " in line for line in lines.splitlines()[:5])

@@ -32,10 +32,12 @@ def copy_box(g: G.Graph, box: G.Box, parent: Optional[G.Box], refresh: bool = Tr
     node_map: dict[G.Node, G.Node] = {}
     for n in doors:
         c = g.new_node(n.kind, parent, len(n.ins), len(n.outs), n.data)
+        c.span = n.span
         c.door_of = new
         node_map[n] = c
     for n in nodes:
         c = g.new_node(n.kind, box_map[n.box], len(n.ins), len(n.outs), n.data)
+        c.span = n.span
         if n.door_of is not None:
             c.door_of = box_map[n.door_of]
         node_map[n] = c

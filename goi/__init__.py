@@ -33,6 +33,7 @@ from .api import (  # noqa: E402
     prepare,
     run,
     symbolic_run,
+    view,
 )
 from .semantics.checks import InvariantViolation
 from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
@@ -77,4 +78,5 @@ __all__ = [
     "run",
     "strategies",
     "symbolic_run",
+    "view",
 ]

@@ -36,7 +36,7 @@ def _node_line(node: G.Node) -> str:
     color = ' color="red" fontcolor="red"' if node.kind in _PROVISIONAL else ""
     if node.kind == G.ABD:
         color = ' color="blue" fontcolor="blue"'
-    return f'n{node.id} [label="{_escape(G.label(node))}" shape={shape}{color}];'
+    return f'n{node.id} [id="n{node.id}" label="{_escape(G.label(node))}" shape={shape}{color}];'
 
 
 def _box_lines(graph: G.Graph) -> Iterator[str]:
@@ -54,6 +54,7 @@ def _box_lines(graph: G.Graph) -> Iterator[str]:
             inner, members, children, below = pad, graph.top, graph.top_boxes, 0
         else:
             yield f"{pad}subgraph cluster_box{box.id} {{"
+            yield f'{pad}  id="box{box.id}";'
             yield f'{pad}  label="box {box.id}"; style=rounded; color=gray40;'
             inner, members, children, below = "  " * min(depth + 2, 8), box.nodes, box.children, depth + 1
             todo.append(("close", box, depth))
@@ -99,7 +100,7 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
             yield f"  {dst} [shape=point];"
         else:
             dst = f"n{link.dst.id}"
-        attrs = [f'label="ℓ{link.id}: {_escape(str(link.type))}"']
+        attrs = [f'id="l{link.id}" label="ℓ{link.id}: {_escape(str(link.type))}"']
         if link.dst_port == G.VAR:
             attrs.append("style=dashed constraint=false")
         if link.type.kind == "¡":

@@ -107,3 +107,37 @@ def properties_to_run(names) -> list[str]:
         return select(names)
     except (UnknownProfile, UnknownProperty) as exc:
         raise UsageError(str(exc)) from None
+
+
+def add_machine_options(p) -> None:
+    """The options of a run of the machine, shared by `goi run` and `goi view`."""
+    from ..semantics.checks import registry as check_registry
+    from ..semantics.machine import DEFAULT_MAX_NODES
+    from ..semantics.values import DEFAULT_MAX_DIGITS
+
+    p.add_argument("--max-steps", type=non_negative_int, default=1_000_000, metavar="N", help="step budget (default 1000000)")
+    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                   help=f"graph budget: at most N nodes, an n-vector counting n (default {DEFAULT_MAX_NODES})")
+    p.add_argument("--max-digits", type=positive_int, default=DEFAULT_MAX_DIGITS, metavar="N",
+                   help=f"number budget: no number of more than N digits (default {DEFAULT_MAX_DIGITS})")
+    p.add_argument("--params", type=rationals, metavar="V1,V2,...", help="values replacing the provisional constants, in order")
+    p.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")
+    p.add_argument("--seed", type=integer, default=0, help="seed of --strategy random")
+    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
+    p.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
+                   f"{','.join(check_registry())} or all")
+    p.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
+                   help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
+                   "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")
+    p.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
+
+
+def machine_options(args, judgement) -> dict:
+    """The options of goi.execution.Execution from those arguments, checked against the program."""
+    if args.seed != 0 and args.strategy != "random":
+        raise UsageError("--seed seeds --strategy random; with --strategy first it would change nothing")
+    if args.params is not None and len(args.params) != len(judgement.params):
+        raise UsageError(f"--params gives {len(args.params)} values, but the program has {len(judgement.params)} provisional constants")
+    return dict(params=args.params, division=args.division, strategy=args.strategy, seed=args.seed,
+                checks=args.check or (), check_mode=args.check_mode, gc=args.gc, max_nodes=args.max_nodes,
+                max_digits=args.max_digits)

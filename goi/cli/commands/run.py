@@ -4,37 +4,19 @@ on the graph machine."""
 from __future__ import annotations
 
 from .. import exitcodes
-from ..arguments import check_names, integer, non_negative_int, positive_int, rationals
+from ..arguments import add_machine_options, machine_options, positive_int
 from ..errors import UsageError
 from ..io import JsonTraceWriter, say, schema, writable_directory, write_json
 from . import command
 
 
 def add_arguments(p) -> None:
-    from ...semantics.checks import registry as check_registry
-    from ...semantics.machine import DEFAULT_MAX_NODES
-    from ...semantics.values import DEFAULT_MAX_DIGITS
-
     p.add_argument("--trace", action="store_true", help="one line per transition (in the JSON with --json)")
-    p.add_argument("--max-steps", type=non_negative_int, default=1_000_000, metavar="N", help="step budget (default 1000000)")
-    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES, metavar="N",
-                   help=f"graph budget: at most N nodes, an n-vector counting n (default {DEFAULT_MAX_NODES})")
-    p.add_argument("--max-digits", type=positive_int, default=DEFAULT_MAX_DIGITS, metavar="N",
-                   help=f"number budget: no number of more than N digits (default {DEFAULT_MAX_DIGITS})")
+    add_machine_options(p)
     p.add_argument("--dot", metavar="DIR", help="write Graphviz files: initial graph, around each decoupling, final")
     p.add_argument("--max-dot-bytes", type=positive_int, default=64 * 1024 * 1024, metavar="N",
                    help="--dot writes at most N bytes in all; later pictures are skipped and counted (default 64 MiB)")
     p.add_argument("--rules", action="store_true", help="also print how often each rule fired")
-    p.add_argument("--params", type=rationals, metavar="V1,V2,...", help="values replacing the provisional constants, in order")
-    p.add_argument("--strategy", choices=["first", "random"], default="first", help="order of ?-rewrites")
-    p.add_argument("--seed", type=integer, default=0, help="seed of --strategy random")
-    p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
-    p.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
-                   f"{','.join(check_registry())} or all")
-    p.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
-                   help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
-                   "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")
-    p.add_argument("--gc", action="store_true", help="collect garbage between transitions (docs/RULES.md)")
 
 
 def _strategy(args) -> str:
@@ -94,16 +76,8 @@ def run(args, source: str, out) -> int:
 
     if args.dot == "":
         raise UsageError("--dot needs a directory (an empty name writes nowhere)")
-    if args.seed != 0 and args.strategy != "random":
-        raise UsageError("--seed seeds --strategy random; with --strategy first it would change nothing")
     judgement = api.check(source)
-    if args.params is not None and len(args.params) != len(judgement.params):
-        raise UsageError(f"--params gives {len(args.params)} values, but the program has {len(judgement.params)} provisional constants")
-    execution = api.prepare(
-        judgement, params=args.params, division=args.division, strategy=args.strategy, seed=args.seed,
-        checks=args.check or (), check_mode=args.check_mode, gc=args.gc, max_nodes=args.max_nodes,
-        max_digits=args.max_digits,
-    )
+    execution = api.prepare(judgement, **machine_options(args, judgement))
     machine = execution.machine
 
     dot = None

@@ -1,0 +1,62 @@
+"""`goi view FILE | -e TEXT [-o FILE.html] [--max-frames N] [goi run's options]`: a
+self-contained HTML page that steps through a run of the machine (reports/view.py)."""
+
+from __future__ import annotations
+
+import os
+
+from .. import exitcodes
+from ..arguments import add_machine_options, machine_options, non_negative_int
+from ..errors import UsageError
+from ..io import say, schema, write_json
+from . import command
+
+
+def add_arguments(p) -> None:
+    p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the page (default: the program's name "
+                   "with .html, or goi-view.html)")
+    p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
+                   help="pictures of the graph at most (default 200); later rewrites are marked on the timeline")
+    add_machine_options(p)
+
+
+def _output(args) -> str:
+    if args.output:
+        return args.output
+    if args.file and args.file != "-":
+        return os.path.splitext(os.path.basename(args.file))[0] + ".html"
+    return "goi-view.html"
+
+
+def run(args, source: str, out) -> int:
+    from ... import api
+    from ...reports.pictures import MissingExtra
+    from ...reports.view import DEFAULT_MAX_FRAMES, record, write
+    from ...semantics.errors import ReadError
+
+    path = _output(args)
+    if os.path.isdir(path):
+        raise UsageError(f"-o {path}: a directory; name the page's file")
+    judgement = api.check(source)
+    try:
+        rec = record(judgement, args.max_steps, DEFAULT_MAX_FRAMES if args.max_frames is None else args.max_frames,
+                     text=source, **machine_options(args, judgement))
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        size = write(rec, path, title=f"goi view: {args.file or 'program'}")
+    except OSError as exc:
+        raise ReadError(f"-o {path}: cannot write it: {exc.strerror}") from None
+    result = rec.result
+    if args.json:
+        write_json({"schema": schema("view"), "status": result.status, "output": path, "bytes": size,
+                    "steps": len(rec.steps) - 1, "frames": len(rec.frames), "unpictured": rec.unpictured})
+    else:
+        say(f"{path}: {len(rec.steps) - 1} steps, {len(rec.frames)} pictures"
+            + (f", {rec.unpictured} graph-changing steps without one (--max-frames)" if rec.unpictured else "")
+            + f", {size} bytes ({result.status})")
+    return exitcodes.FOR_STATUS.get(result.status, exitcodes.OK)
+
+
+COMMAND = command("view", order=35, help="write an HTML page stepping through a run (graph, token, program)",
+                  takes_program=True, add_arguments=add_arguments, run=run)

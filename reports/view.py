@@ -1,0 +1,338 @@
+"""The step-through view of a run (`goi view`, `goi.view`): one self-contained HTML page —
+inline SVG, CSS and script, nothing loaded from elsewhere — that steps through a run of the
+literal machine.
+
+Every transition is recorded (its rule, the token's link, direction, rewriting flag,
+computation stack and box stack, and the source span of the term the token's link belongs
+to). Passes only move the token, so a picture of the graph (laid out by Graphviz) is drawn
+at the start and after each rewrite that changed the graph, at most `max_frames` of them;
+each step shows the latest picture at or before it, with the token's link highlighted. The
+steps past the budget have no picture, and the timeline says so.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Optional
+
+DEFAULT_MAX_FRAMES = 200
+
+
+@dataclass
+class Recording:
+    """A run as the page shows it."""
+
+    program: str
+    steps: list = field(default_factory=list)  # one dict per transition (step 0: the initial state)
+    frames: list = field(default_factory=list)  # SVG pictures
+    unpictured: int = 0  # graph-changing steps past the picture budget
+    result: object = None
+
+
+def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: str = "", **options) -> Recording:
+    """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
+    record what the page shows; `text` is the program's text the source spans point into."""
+    from goi import execution as api
+    from goi.semantics import show
+    from goi.semantics.dot import dot_lines
+    from goi.semantics.machine import source_span
+    from goi.semantics.rules import DECOUPLING, REGISTRY
+
+    from .pictures import graph_svg
+
+    execution = api.prepare(program, **options)
+    machine = execution.machine
+    rec = Recording(text if text or not isinstance(program, str) else program)
+    seen = {"drawn": None, "asked": None}  # graph versions: of the last picture, of the last step
+
+    def picture() -> Optional[int]:
+        version = machine.graph.version
+        changed, seen["asked"] = version != seen["asked"], version
+        if version == seen["drawn"]:
+            return len(rec.frames) - 1
+        if len(rec.frames) >= max_frames:
+            rec.unpictured += changed  # counted once per change of the graph, not per step
+            return None
+        rec.frames.append(_packed(graph_svg("\n".join(dot_lines(machine.graph)))))
+        seen["drawn"] = version
+        return len(rec.frames) - 1
+
+    def state(number: int, rule: Optional[str]) -> dict:
+        t = machine.token
+        span = source_span(t.position)
+        rule_of = REGISTRY.get(rule) if rule else None
+        return {
+            "n": number,
+            "rule": rule,
+            "kind": rule_of.kind if rule_of else None,
+            "decouple": bool(rule_of and rule_of.feature == DECOUPLING),
+            "link": t.position.id,
+            "dir": t.direction,
+            "flag": show.flag(t.flag),
+            "stack": show.stack(t.stack, machine.field.show),
+            "boxes": show.box_stack(t.box_stack),
+            "span": [span.start, span.end] if span is not None else None,
+            "frame": picture(),
+        }
+
+    rec.steps.append(state(0, None))
+    # recorded before the checks look (they are called after it): a violating state is on the page
+    machine.after.insert(0, lambda m, rule_id, redex: rec.steps.append(state(m.steps, rule_id)))
+    rec.result = execution.run(max_steps)
+    return rec
+
+
+def _packed(svg: str) -> str:
+    """An SVG picture gzip-compressed and base64-encoded: a tenth of its size; the page
+    unpacks each when it is first shown (DecompressionStream)."""
+    import base64
+    import gzip
+
+    return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6)).decode("ascii")
+
+
+def _rules_json() -> dict:
+    from goi.semantics.rules import REGISTRY
+
+    return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", "")} for r in REGISTRY.values()}
+
+
+def to_html(rec: Recording, title: str = "goi view") -> str:
+    """The page: the data as JSON, the pictures as templates, the viewer's script and style."""
+    result = rec.result
+    violation = None
+    if result is not None and result.violation is not None:
+        v = result.violation
+        step = None if v.step is None else min(v.step, len(rec.steps) - 1)
+        violation = {"check": v.check, "step": step, "message": v.describe()}
+    data = {
+        "program": rec.program,
+        "steps": rec.steps,
+        "rules": _rules_json(),
+        "status": getattr(result, "status", None),
+        "reason": getattr(result, "reason", None),
+        "value": None if result is None or result.status != "final" else str(result.value),
+        "frames": len(rec.frames),
+        "unpictured": rec.unpictured,
+        "violation": violation,
+    }
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    templates = "\n".join(f'<script type="application/gzip+base64" id="frame-{i}">{packed}</script>'
+                          for i, packed in enumerate(rec.frames))
+    return PAGE.format(title=html.escape(title), data=payload, templates=templates, style=STYLE, script=SCRIPT)
+
+
+def write(rec: Recording, path: str, title: str = "goi view") -> int:
+    """Write the page; returns its size in bytes."""
+    text = to_html(rec, title).encode("utf-8")
+    with open(path, "wb") as handle:
+        handle.write(text)
+    return len(text)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>{style}</style></head>
+<body>
+<header><h1>{title}</h1>
+<nav id="controls">
+ <button id="first" title="first step (Home)">|◀</button>
+ <button id="prev-rewrite" title="previous rewrite (Shift+R)">⇤ rw</button>
+ <button id="prev" title="previous step (←, p)">◀</button>
+ <button id="play" title="play / pause (space)">▶ play</button>
+ <button id="next" title="next step (→, n)">▶</button>
+ <button id="next-rewrite" title="next rewrite (r)">rw ⇥</button>
+ <button id="next-decouple" title="next decoupling (d)">next decoupling</button>
+ <label>rule <select id="rule-select"></select></label>
+ <button id="next-rule" title="next firing of the chosen rule (f)">next firing</button>
+ <label>step <input id="jump" type="number" min="0" value="0" title="jump to step N (g)"></label>
+ <label>speed <input id="speed" type="range" min="1" max="60" value="8"> <span id="speed-out">8</span>/s</label>
+ <span id="counter" aria-live="polite"></span>
+</nav>
+<div id="timeline" title="rewrites (grey), decouplings (blue), steps without a picture (hatched), a violation (red)"><div id="cursor"></div></div>
+</header>
+<main>
+<section id="graph-pane"><div id="graph"></div><p id="no-picture" hidden>no picture of the graph at this step: past --max-frames</p></section>
+<section id="side">
+<h2>Token</h2>
+<table id="token">
+<tr><th>step</th><td id="step"></td></tr>
+<tr><th>rule</th><td><code id="rule"></code> <span id="rule-kind"></span><div id="rule-summary"></div><div id="rule-link"></div></td></tr>
+<tr><th>link</th><td id="link"></td></tr>
+<tr><th>direction</th><td id="dir"></td></tr>
+<tr><th>rewriting flag</th><td id="flag"></td></tr>
+<tr><th>computation stack</th><td id="stack"></td></tr>
+<tr><th>box stack</th><td id="boxes"></td></tr>
+</table>
+<h2>Program</h2>
+<pre id="source"></pre>
+<h2>Run</h2>
+<p id="outcome"></p>
+<p id="violation" hidden></p>
+<p class="keys">Keys: → / n next, ← / p previous, space play, r / R next / previous rewrite, d next decoupling, f next firing of the chosen rule, g jump, Home / End.</p>
+</section>
+</main>
+<script type="application/json" id="goi-data">{data}</script>
+{templates}
+<script>{script}</script>
+</body></html>
+"""
+
+STYLE = """
+body{font-family:"DejaVu Sans",sans-serif;margin:0;color:#222}
+header{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ccc;padding:.4em .8em;z-index:2}
+h1{font-size:1.1em;margin:.2em 0}
+h2{font-size:1em;margin:.8em 0 .3em}
+nav button{font:inherit;margin:.1em}
+#counter{margin-left:1em;font-weight:bold}
+#timeline{position:relative;height:18px;background:#eee;margin-top:.4em;cursor:pointer}
+#timeline .mark{position:absolute;top:0;width:1px;height:18px;background:#999}
+#timeline .mark.decouple{background:#1565c0;width:3px}
+#timeline .mark.nopic{background:repeating-linear-gradient(45deg,#bbb,#bbb 2px,#eee 2px,#eee 4px);height:8px;top:10px}
+#timeline .mark.violation{background:#c62828;width:3px}
+#cursor{position:absolute;top:-2px;width:2px;height:22px;background:#e65100}
+main{display:flex;gap:1em;padding:.8em}
+#graph-pane{flex:3;overflow:auto;border:1px solid #ddd;min-height:60vh}
+#graph svg{max-width:none}
+#side{flex:2;min-width:22em}
+#token th{text-align:left;padding-right:.6em;vertical-align:top;font-weight:normal;color:#555}
+#source{white-space:pre-wrap;background:#f6f6f6;padding:.5em;border:1px solid #ddd}
+#source mark{background:#ffe082;outline:1px solid #e65100}
+g.edge.token path{stroke:#e65100;stroke-width:4}
+g.edge.token polygon{fill:#e65100;stroke:#e65100}
+g.edge.token text{fill:#e65100;font-weight:bold}
+#violation{color:#c62828;font-weight:bold}
+.keys{color:#666;font-size:.9em}
+"""
+
+SCRIPT = r"""
+(function(){
+"use strict";
+const data = JSON.parse(document.getElementById("goi-data").textContent);
+const steps = data.steps, last = steps.length - 1;
+const $ = (id) => document.getElementById(id);
+let at = 0, shownFrame = -1, timer = null;
+const unpacked = new Map();  // frame -> Promise of its SVG text
+function frameText(f){
+  if (!unpacked.has(f)){
+    const bytes = Uint8Array.from(atob($("frame-" + f).textContent), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    unpacked.set(f, new Response(stream).text());
+  }
+  return unpacked.get(f);
+}
+
+function rewriteAt(i){ return steps[i].kind === "rewrite"; }
+function find(from, dir, pred){
+  for (let i = from + dir; i >= 0 && i <= last; i += dir){ if (pred(steps[i])) return i; }
+  return from;
+}
+async function showFrame(f){
+  const pane = $("graph");
+  $("no-picture").hidden = f !== null;
+  if (f === null){ pane.innerHTML = ""; shownFrame = -1; pane.dataset.frame = "none"; return; }
+  if (f !== shownFrame){
+    shownFrame = f;
+    const text = await frameText(f);
+    if (shownFrame !== f) return;  // a later step asked for another picture meanwhile
+    pane.innerHTML = text;
+    pane.dataset.frame = String(f);
+  }
+}
+function highlight(s){
+  document.querySelectorAll("#graph g.edge.token").forEach((e) => e.classList.remove("token"));
+  const edge = document.querySelector("#graph g#l" + s.link);
+  if (edge) edge.classList.add("token");
+}
+function showSource(s){
+  const src = $("source"), text = data.program;
+  src.textContent = "";
+  if (!s.span){ src.textContent = text; return; }
+  const [a, b] = s.span;
+  src.append(document.createTextNode(text.slice(0, a)));
+  const m = document.createElement("mark"); m.textContent = text.slice(a, b); src.append(m);
+  src.append(document.createTextNode(text.slice(b)));
+}
+function show(i){
+  at = Math.max(0, Math.min(last, i));
+  const s = steps[at];
+  const shown = at;
+  showFrame(s.frame).then(() => { if (at === shown) { highlight(s); document.body.dataset.ready = String(shown); } });
+  highlight(s);
+  showSource(s);
+  $("counter").textContent = "step " + at + " / " + last;
+  $("step").textContent = String(at);
+  const r = s.rule ? data.rules[s.rule] : null;
+  $("rule").textContent = s.rule || "(initial state)";
+  $("rule-kind").textContent = r ? "(" + r.kind + ")" : "";
+  $("rule-summary").textContent = r ? r.summary : "";
+  $("rule-link").textContent = r ? "docs/RULES.md#" + r.anchor : "";
+  $("link").textContent = "ℓ" + s.link;
+  $("dir").textContent = s.dir;
+  $("flag").textContent = s.flag;
+  $("stack").textContent = s.stack;
+  $("boxes").textContent = s.boxes;
+  $("jump").value = String(at);
+  $("cursor").style.left = (last ? 100 * at / last : 0) + "%";
+  const v = data.violation;
+  $("violation").hidden = !(v && v.step === at);
+  if (v) $("violation").textContent = v.message;
+}
+function play(){
+  if (timer){ clearInterval(timer); timer = null; $("play").textContent = "▶ play"; return; }
+  $("play").textContent = "⏸ pause";
+  timer = setInterval(() => { if (at >= last) play(); else show(at + 1); }, 1000 / Number($("speed").value));
+}
+function marks(){
+  const tl = $("timeline");
+  const add = (i, cls) => { const d = document.createElement("div"); d.className = "mark " + cls;
+    d.style.left = (last ? 100 * i / last : 0) + "%"; d.title = "step " + i + (steps[i].rule ? ": " + steps[i].rule : ""); tl.append(d); };
+  steps.forEach((s, i) => {
+    if (s.kind === "rewrite") add(i, s.decouple ? "decouple" : "rewrite");
+    if (s.frame === null) add(i, "nopic");
+  });
+  if (data.violation && data.violation.step !== null) add(data.violation.step, "violation");
+  tl.addEventListener("click", (e) => { const r = tl.getBoundingClientRect(); show(Math.round(last * (e.clientX - r.left) / r.width)); });
+}
+function rules(){
+  const sel = $("rule-select");
+  [...new Set(steps.filter((s) => s.rule).map((s) => s.rule))].sort().forEach((id) => {
+    const o = document.createElement("option"); o.value = id; o.textContent = id; sel.append(o); });
+}
+$("first").onclick = () => show(0);
+$("prev").onclick = () => show(at - 1);
+$("next").onclick = () => show(at + 1);
+$("play").onclick = play;
+$("next-rewrite").onclick = () => show(find(at, 1, (s) => s.kind === "rewrite"));
+$("prev-rewrite").onclick = () => show(find(at, -1, (s) => s.kind === "rewrite"));
+$("next-decouple").onclick = () => show(find(at, 1, (s) => s.decouple));
+$("next-rule").onclick = () => show(find(at, 1, (s) => s.rule === $("rule-select").value));
+$("jump").onchange = () => show(Number($("jump").value));
+$("speed").oninput = () => { $("speed-out").textContent = $("speed").value; if (timer){ play(); play(); } };
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  const k = e.key;
+  if (k === "ArrowRight" || k === "n") show(at + 1);
+  else if (k === "ArrowLeft" || k === "p") show(at - 1);
+  else if (k === " ") { play(); }
+  else if (k === "r") $("next-rewrite").click();
+  else if (k === "R") $("prev-rewrite").click();
+  else if (k === "d") $("next-decouple").click();
+  else if (k === "f") $("next-rule").click();
+  else if (k === "g") { $("jump").focus(); $("jump").select(); }
+  else if (k === "Home") show(0);
+  else if (k === "End") show(last);
+  else return;
+  e.preventDefault();
+});
+$("outcome").textContent = data.status === "final" ? "final: value " + data.value + " after " + last + " transitions"
+  : data.status + ": " + (data.reason || "");
+if (data.unpictured) $("outcome").textContent += "; " + data.unpictured + " graph-changing steps past --max-frames have no picture";
+rules(); marks();
+const start = new URLSearchParams(location.hash.slice(1)).get("step");
+show(data.violation && data.violation.step !== null ? data.violation.step : (start ? Number(start) : 0));
+})();
+"""

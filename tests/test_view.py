@@ -1,0 +1,157 @@
+"""`goi view`: the page steps through the run as the trace says — checked in a real browser
+(headless Debian chromium driven by Selenium through chromium-driver; .ci/run installs both)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from goi.cli import exitcodes, main
+
+PROGRAMS = Path(__file__).parent / "programs"
+CHROMEDRIVER = shutil.which("chromedriver")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _view(capsys, tmp_path, *argv) -> tuple[Path, dict]:
+    out = tmp_path / "run.html"
+    code = main(["view", "--json", "-o", str(out), *argv])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.OK, data
+    return out, data
+
+
+def _trace(capsys, *argv) -> list:
+    assert main(["run", "--json", "--trace", *argv]) in (exitcodes.OK, exitcodes.STUCK)
+    return json.loads(capsys.readouterr().out)["trace"]
+
+
+def test_the_page_is_self_contained_and_holds_every_step(capsys, tmp_path):
+    text = "let f @ p = {1} * {2} in f p"
+    page, data = _view(capsys, tmp_path, "-e", text)
+    html = page.read_text(encoding="utf-8")
+    from test_cli_contract import validate
+
+    validate(data)  # docs/schemas/goi.view.json
+    assert data["schema"] == "goi.view/1" and data["steps"] == len(_trace(capsys, "-e", text))
+    assert data["frames"] > 1 and data["unpictured"] == 0 and data["bytes"] == page.stat().st_size
+    # nothing loaded from elsewhere: no external script, style, image or font
+    for needle in ("<script src", "<link ", "@import", "url(http", "src=\"http"):
+        assert needle not in html
+
+
+def test_the_picture_budget_is_shown_not_silent(capsys, tmp_path):
+    _page, data = _view(capsys, tmp_path, "--max-frames", "2", "-e", "let f @ p = {1} * {2} in f p")
+    assert data["frames"] == 2 and data["unpictured"] > 0
+
+
+@pytest.fixture(scope="module")
+def driver():
+    if CHROMEDRIVER is None or CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium or chromedriver is missing: .ci/run installs them (apt-get install chromium chromium-driver)")
+        pytest.skip("chromium and chromedriver are not installed here (CI installs them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield browser
+    browser.quit()
+
+
+def _state(browser) -> dict:
+    return browser.execute_script("""
+        const token = document.querySelector('#graph g.edge.token');
+        const mark = document.querySelector('#source mark');
+        return {counter: document.getElementById('counter').textContent,
+                rule: document.getElementById('rule').textContent,
+                link: document.getElementById('link').textContent,
+                token: token ? token.id : null,
+                mark: mark ? mark.textContent : null,
+                ready: document.body.dataset.ready};""")
+
+
+def _settled(browser, step: int) -> dict:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 20).until(lambda b: b.execute_script("return document.body.dataset.ready") == str(step))
+    return _state(browser)
+
+
+def test_the_page_steps_as_the_trace_says_in_a_real_browser(capsys, tmp_path, driver):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    text = "let g x = x * x in let f @ p = g {3} in f p"
+    page, data = _view(capsys, tmp_path, "-e", text)
+    trace = _trace(capsys, "-e", text)
+    driver.get(page.as_uri())
+    state = _settled(driver, 0)
+    assert state["counter"] == f"step 0 / {len(trace)}" and state["rule"] == "(initial state)"
+    body = driver.find_element(By.TAG_NAME, "body")
+    for k in range(1, 12):  # → and n both step forward; the page shows what the trace says
+        body.send_keys(Keys.ARROW_RIGHT if k % 2 else "n")
+        state = _settled(driver, k)
+        step = trace[k - 1]
+        assert state["counter"] == f"step {k} / {len(trace)}"
+        assert state["rule"] == step["rule"] and state["link"] == f"ℓ{step['position']}"
+        assert state["token"] == f"l{step['position']}", "the token's link is the highlighted edge"
+        span = step["span"]
+        assert state["mark"] == (text[span["start"]:span["end"]] if span else None)
+    body.send_keys(Keys.ARROW_LEFT)
+    assert _settled(driver, 10)["rule"] == trace[9]["rule"]
+    body.send_keys("r")  # the next rewrite
+    k = next(i for i in range(11, len(trace) + 1) if trace[i - 1]["rule"].split(".")[0] not in ("pass",))
+    assert _settled(driver, k)["rule"] == trace[k - 1]["rule"]
+    body.send_keys("d")  # the next decoupling
+    k = next(i for i in range(1, len(trace) + 1) if trace[i - 1]["rule"] == "deep.decouple")
+    state = _settled(driver, k)
+    assert state["rule"] == "deep.decouple"
+    if os.environ.get("GOI_VIEW_SCREENSHOT"):  # docs/view-decoupling.png is made this way
+        driver.save_screenshot(os.environ["GOI_VIEW_SCREENSHOT"])
+    body.send_keys(Keys.END)
+    assert _settled(driver, len(trace))["counter"] == f"step {len(trace)} / {len(trace)}"
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_a_violation_opens_at_its_step_in_a_real_browser(capsys, tmp_path, driver, monkeypatch):
+    from dataclasses import replace
+
+    from goi.semantics.rules import REGISTRY
+
+    original = REGISTRY["rw.beta"]
+
+    def bad_beta(m, lam, app):
+        """leaves its input link on the box stack (a stability bug)"""
+        original.apply(m, lam, app)
+        m.token.box_stack.append(m.token.position)
+
+    monkeypatch.setitem(REGISTRY, "rw.beta", replace(original, apply=bad_beta, summary="mutant"))
+    out = tmp_path / "bad.html"
+    assert main(["view", "--check", "stability", "-o", str(out), "-e", "(λx. x + 1) 2"]) == exitcodes.STUCK
+    capsys.readouterr()
+    driver.get(out.as_uri())
+    shown = driver.execute_script("return document.getElementById('violation').hidden")
+    assert shown is False
+    assert "stability" in driver.find_element("id", "violation").text
+    assert driver.find_element("id", "rule").text == "rw.beta"
+
+
+CORPUS = sorted(PROGRAMS.glob("*/*.goi"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[f"{p.parent.name}/{p.stem}" for p in CORPUS])
+def test_every_corpus_program_has_its_page(path, capsys, tmp_path):
+    page, data = _view(capsys, tmp_path, "--max-frames", "3", str(path))
+    assert data["status"] == "final" and 1 <= data["frames"] <= 3
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

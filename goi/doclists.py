@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def rules_table() -> str:
     from .semantics.rules import PASS, REWRITE, load_all
 
-    rows = ["| rule | kind | fires under | at | attributes |", "|---|---|---|---|---|"]
+    rows = ["| rule | kind | fires under | at | attributes | drawn |", "|---|---|---|---|---|---|"]
+    pictures = ROOT / "docs" / "rules"
     for r in load_all().values():
         if r.kind == PASS:
             kinds, direction, port = r.at
@@ -38,7 +39,9 @@ def rules_table() -> str:
         if r.feature:
             attributes.append(f"feature: {r.feature}")
         flag = "" if r.flag is None else f"`{r.flag}`" if r.flag != "$1" else "`$1(n)`"
-        rows.append(f"| [`{r.id}`](#{r.id.replace('.', '')}) | {r.kind} | {flag} | {at} | {', '.join(attributes)} |")
+        drawn = (f"[before](rules/{r.id}.before.svg) · [after](rules/{r.id}.after.svg)"
+                 if (pictures / f"{r.id}.before.svg").is_file() else "no instance found yet")
+        rows.append(f"| [`{r.id}`](#{r.id.replace('.', '')}) | {r.kind} | {flag} | {at} | {', '.join(attributes)} | {drawn} |")
     return "\n".join(rows)
 
 

@@ -35,7 +35,27 @@ def figures(data: dict) -> dict:
         for when in ("before", "after"):
             if dots.get(when):
                 out[f"counterexample-{i + 1}-{when}.svg"] = pictures.graph_svg(dots[when])
+        out[f"counterexample-{i + 1}-view.html"] = view_page(c)
     return {k: v for k, v in out.items() if v}
+
+
+VIEW_FRAMES = 30  # pictures in a counterexample's step-through page
+
+
+def view_page(counterexample: dict) -> Optional[str]:
+    """The step-through page (goi view) of a counterexample's run, with the check it violated;
+    None when its program cannot be run again here (a finding of the front end, say)."""
+    from goi.semantics.errors import GoiError
+
+    from .view import record, to_html
+
+    violation = (counterexample.get("explanation") or {}).get("violation")
+    checks = [violation["check"]] if violation else []
+    try:
+        rec = record(counterexample["program"], 100_000, VIEW_FRAMES, checks=checks)
+    except (GoiError, ValueError, RecursionError):
+        return None
+    return to_html(rec, title=f"goi view: counterexample of {counterexample['property']}")
 
 
 # ---- HTML --------------------------------------------------------------------------------
@@ -198,6 +218,8 @@ def to_html(data: dict, figs: dict) -> str:
             if svg:
                 parts.append(_figure(svg, f"the graph {when} the failing transition"))
         parts.append("</div>")
+        if f"counterexample-{i}-view.html" in figs:
+            parts.append(f'<p><a href="counterexample-{i}-view.html">Step through the failing run</a> (goi view).</p>')
         if c.get("replay"):
             parts.append(f"<p>Replay: <code>{_e(c['replay'])}</code></p>")
     parts.append("</section>")
@@ -265,6 +287,8 @@ def to_markdown(data: dict, figs: dict) -> str:
         for when in ("before", "after"):
             if f"counterexample-{i}-{when}.svg" in figs:
                 out.append(f"![the graph {when} the failing transition](counterexample-{i}-{when}.svg)")
+        if f"counterexample-{i}-view.html" in figs:
+            out += ["", f"[Step through the failing run](counterexample-{i}-view.html) (goi view)."]
         out.append("")
     for name, section in data.get("sections", {}).items():
         out += [f"## {section.get('title', name)}", "", _md_table(section["headers"], section["rows"]), ""]

@@ -121,6 +121,14 @@ def test_a_broken_machine_gives_a_counterexample_with_its_graphs(broken_report, 
     assert html.count("<svg") >= 6 and "the graph before the failing transition" in html
     dom, console, _shot = browser(out / "index.html", tmp_path)
     assert console == "" and "Violated invariant" in dom
+    # the step-through page of the failing run, linked, opening at the violation
+    page = (out / "counterexample-1-view.html").read_text(encoding="utf-8")
+    assert 'href="counterexample-1-view.html"' in html
+    assert "(counterexample-1-view.html)" in (out / "report.md").read_text(encoding="utf-8")
+    shown = json.loads(page.split('<script type="application/json" id="goi-data">', 1)[1].split("</script>", 1)[0])
+    assert shown["program"] == example["program"] and shown["status"] == "violation"
+    assert shown["violation"]["check"] == "form"
+    assert shown["steps"][shown["violation"]["step"]]["rule"] == "rw.op.keep"
     # the trace table: step and rule in their columns, the state alone in the last
     table = html.split("The trace before the failure:", 1)[1].split("</table>", 1)[0]
     for number, rule, state in re.findall(r"<tr><td[^>]*>(\d+)</td><td><code>([^<]*)</code></td><td><code>([^<]*)</code>", table):

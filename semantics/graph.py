@@ -26,10 +26,9 @@ journals of incremental checks) through one hook, `_changing`.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Optional
 
 from .types import Arrow, Field, Type, names_of, rename
 
@@ -255,15 +254,6 @@ class Graph:
             self.boxes.add(box)
             (self.top_boxes if parent is None else parent.children).add(box)
         return box
-
-    @contextlib.contextmanager
-    def spanning(self, span) -> Iterator[None]:
-        """New nodes made inside the block take this source span (a term's, a redex's)."""
-        before, self.span = self.span, span
-        try:
-            yield
-        finally:
-            self.span = before
 
     def new_boxed(self, level: Optional[Box]) -> tuple[Box, Node]:
         """A new box at `level` with its principal door (at `level`, outside it)."""

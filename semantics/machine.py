@@ -174,7 +174,9 @@ class Machine:
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
         # the nodes a rewrite makes come from its redex's node: they take its source span
         graph = self.graph
-        graph.span = next((x.span for x in reversed(redex) if type(x) is G.Node), None)
+        for x in redex:  # the last node of the redex
+            if type(x) is G.Node:
+                graph.span = x.span
         try:
             self.apply(rule_id, redex)
         finally:

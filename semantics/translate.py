@@ -51,10 +51,14 @@ class _Translator:
 
     def term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
         """t's fragment; its nodes remember t's source span (those of subterms, theirs)."""
+        g = self.g
         if t.pos is None:
             return self._term(t, level)
-        with self.g.spanning(t.pos):
+        before, g.span = g.span, t.pos  # new nodes take g.span
+        try:
             return self._term(t, level)
+        finally:
+            g.span = before
 
     def _term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
         g = self.g

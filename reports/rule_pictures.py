@@ -47,7 +47,7 @@ def find_instances(wanted: set) -> dict:
     """rule id -> (origin, program, DOT before, DOT after), for as many wanted rules as found."""
     from goi import execution
     from goi.semantics.dot import to_dot
-    from goi.semantics.rules import GC, REGISTRY
+    from goi.semantics.rules import GC, of_kind
 
     found: dict = {}
     for origin, text in candidate_programs():
@@ -69,7 +69,7 @@ def find_instances(wanted: set) -> dict:
                 if rule_id in wanted and rule_id not in found and "dot" in pending:
                     found[rule_id] = (origin, text, pending["dot"], to_dot(m.graph, m, f"after {rule_id} (step {m.steps})"))
                 if ex.collector is not None and "gc" in pending:
-                    for gc_rule in [r for r in REGISTRY if REGISTRY[r].kind == GC]:
+                    for gc_rule in of_kind(GC):
                         if ex.collector.counts.get(gc_rule, 0) > pending["gc"].get(gc_rule, 0) and gc_rule not in found \
                                 and gc_rule in wanted:
                             found[gc_rule] = (origin, text, pending["dot"],

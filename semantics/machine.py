@@ -151,10 +151,20 @@ class Machine:
             return [] if found is None else [found]
         return redexes(self, 1 if first_only else 0)
 
-    def apply(self, rule_id: str, redex: tuple) -> None:
+    def apply(self, rule_id: str, redex: tuple, span=None) -> None:
+        """Make the transition `rule_id` at `redex`; the nodes its effect makes take `span`
+        (the observers' — the collector's, the checks' trials — take none)."""
         for observer in self.before:
             observer(self, rule_id, redex)
-        REGISTRY[rule_id].apply(self, *redex)
+        if span is None:
+            REGISTRY[rule_id].apply(self, *redex)
+        else:
+            graph = self.graph
+            graph.span = span
+            try:
+                REGISTRY[rule_id].apply(self, *redex)
+            finally:
+                graph.span = None
         self.steps += 1
         self.counts[rule_id] += 1
         for observer in self.after:
@@ -173,14 +183,11 @@ class Machine:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
         # the nodes a rewrite makes come from its redex's node: they take its source span
-        graph = self.graph
+        span = None
         for x in redex:  # the last node of the redex
             if type(x) is G.Node:
-                graph.span = x.span
-        try:
-            self.apply(rule_id, redex)
-        finally:
-            graph.span = None
+                span = x.span
+        self.apply(rule_id, redex, span)
         return rule_id
 
     def describe(self) -> str:

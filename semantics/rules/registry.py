@@ -48,7 +48,7 @@ REGISTRY: dict[str, Rule] = {}
 #           "var" for a λ's bound-variable link, 0/1 for outputs
 PASS_TABLE: dict[tuple, list[tuple]] = {}
 # rewrites: flag -> site function; flag -> site kind -> node kind (None: no node) -> [rule id]
-SITES: dict[Any, Callable] = {}
+SITES: dict[Any, tuple[Callable, bool]] = {}  # (site function, many)
 BY_SITE: dict[Any, dict[str, dict[Optional[str], list[str]]]] = {}
 
 

@@ -168,6 +168,10 @@ def weight(nodes) -> int:
     return sum(1 + (len(n.data[0]) if n.kind == VCONST else 0) for n in nodes)
 
 
+def _id(x) -> int:
+    return x.id
+
+
 class Graph:
     """A composite graph under rewriting; owns ids, fresh names and the top level."""
 
@@ -465,13 +469,15 @@ class Graph:
         self.delete_box(box)
 
     def contents(self, box: Box) -> tuple[list[Node], list[Box]]:
-        """All nodes strictly inside `box` (at any depth) and all boxes nested in it."""
+        """All nodes strictly inside `box` (at any depth) and all boxes nested in it, in id
+        order within each box: a copy allocates its ids in this order, so that the same run
+        gives the same ids in every process (sets iterate in the order of memory addresses)."""
         nodes, boxes = [], []
         stack = [box]
         while stack:
             b = stack.pop()
-            nodes.extend(b.nodes)
-            for child in b.children:
+            nodes.extend(sorted(b.nodes, key=_id))
+            for child in sorted(b.children, key=_id):
                 boxes.append(child)
                 stack.append(child)
         return nodes, boxes

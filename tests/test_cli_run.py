@@ -246,3 +246,15 @@ def test_the_trace_says_where_in_the_program_the_token_is(capsys):
                if s["span"] is not None)
     _, lines, _ = run(capsys, "--trace", "-e", text)
     assert all(" at " in line for line in lines.splitlines()[:5])
+
+
+def test_the_same_run_gives_the_same_trace_in_every_process():
+    """Node and link ids, hence the trace's link numbers, are the same in every process: a
+    box copy allocates ids in id order, not in the order of a set (memory addresses)."""
+    import subprocess
+    import sys
+
+    program = Path(__file__).parent / "programs" / "visualiser" / "church_numerals_prog.goi"
+    outputs = {subprocess.run([sys.executable, "-m", "goi", "run", "--json", "--trace", "--gc", str(program)],
+                              capture_output=True, check=True).stdout for _ in range(3)}
+    assert len(outputs) == 1

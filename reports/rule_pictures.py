@@ -18,29 +18,48 @@ from typing import Iterator
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def candidate_programs() -> Iterator[tuple[str, str]]:
-    """(origin, text): the example programs by size, then generated programs (fixed seeds)."""
+def candidate_programs() -> Iterator[tuple[str, str, object]]:
+    """(origin, text, graph): the example programs by size, then generated programs, then
+    graphs beyond the translation's image (generators/graphs.py): generated ones whose
+    contractions are split (where copy.merge fires) and the examples' with extra weakenings
+    (where gc.con0 fires) — neither fires from our translation. Fixed seeds. `graph` is
+    None where the program's own translation is run."""
     from goi.properties.oracle import corpus_files
 
     for origin, text in sorted(corpus_files(), key=lambda item: len(item[1])):
         if len(text) < 600:
-            yield origin, text
+            yield origin, text, None
     from hypothesis import HealthCheck, given, settings
 
+    from goi import execution
+    from goi.generators.graphs import split_graphs, weakened
     from goi.generators.typed import programs
     from goi.semantics.pretty import pretty
 
-    for depth, examples in ((4, 300), (5, 1000)):
+    def drawn(strategy, examples: int) -> list:
         found: list = []
 
         @settings(max_examples=examples, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-        @given(programs(max_depth=depth))
-        def collect(term):
-            found.append(pretty(term))
+        @given(strategy)
+        def collect(example):
+            found.append(example)
 
         collect()
-        for i, text in enumerate(sorted(set(found), key=len)):
-            yield f"generated (depth {depth}) #{i}", text
+        return found
+
+    for depth, examples in ((4, 300), (5, 1000)):
+        texts = sorted({pretty(term) for term in drawn(programs(max_depth=depth), examples)}, key=lambda t: (len(t), t))
+        for i, text in enumerate(texts):
+            yield f"generated (depth {depth}) #{i}", text, None
+    cases = drawn(split_graphs(max_depth=4), 500)
+    for i, (term, _judgement, graph) in enumerate(sorted(cases, key=lambda case: (len(pretty(case[0])), pretty(case[0])))):
+        yield f"generated (depth 4), contractions split (generators/graphs.py) #{i}", pretty(term), graph
+    for origin, text in sorted(corpus_files(), key=lambda item: len(item[1])):
+        try:
+            graph = weakened(execution.prepare(text).machine.graph)
+        except Exception:  # a program the front end refuses: not an instance
+            continue
+        yield f"{origin}, each contraction given an extra weakening (generators/graphs.py)", text, graph
 
 
 def find_instances(wanted: set) -> dict:
@@ -50,12 +69,12 @@ def find_instances(wanted: set) -> dict:
     from goi.semantics.rules import GC, of_kind
 
     found: dict = {}
-    for origin, text in candidate_programs():
+    for origin, text, graph in candidate_programs():
         if not wanted - set(found):
             break
         for gc in (False, True):
             try:
-                ex = execution.prepare(text, gc=gc)
+                ex = execution.prepare(text, gc=gc, graph=None if graph is None else graph.clone()[0])
             except Exception:  # a generated text the front end refuses: not an instance
                 break
             machine, pending = ex.machine, {}

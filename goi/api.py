@@ -58,7 +58,7 @@ def view(program: Program, output: Optional[str] = None, *, max_steps: int = DEF
          max_frames: Optional[int] = None, **options) -> str:
     """The step-through page of a run (`goi view`): self-contained HTML text, also written
     to `output` if given. Options as `run`'s; at most `max_frames` pictures of the graph
-    (default 200). Needs the `reports` extra (Graphviz through pygraphviz)."""
+    (default 60). Needs the `reports` extra (Graphviz through pygraphviz)."""
     from .reports.view import DEFAULT_MAX_FRAMES, record, to_html
 
     text = program if isinstance(program, str) else ""  # the spans point into program text only

@@ -13,7 +13,7 @@ class MissingExtra(RuntimeError):
     pass
 
 
-def _require(module: str):
+def require(module: str):
     try:
         return __import__(module)
     except ImportError:
@@ -30,15 +30,19 @@ def _strip_prolog(svg: str) -> str:
 
 def graph_svg(dot: str) -> str:
     """A DOT graph laid out by Graphviz's dot, as inline SVG."""
-    pgv = _require("pygraphviz")
+    pgv = require("pygraphviz")
     graph = pgv.AGraph(string=dot)
-    data = graph.draw(format="svg", prog="dot")
+    return svg_text(graph.draw(format="svg", prog="dot"))
+
+
+def svg_text(data) -> str:
+    """Graphviz's SVG output without its prolog and comments, ready to inline."""
     svg = data.decode("utf-8") if isinstance(data, bytes) else data
     return _strip_prolog(re.sub(r"<!--.*?-->", "", svg, flags=re.S))
 
 
 def _figure(width: float, height: float):
-    matplotlib = _require("matplotlib")
+    matplotlib = require("matplotlib")
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "goi-report"  # stable element ids: the same data, the same SVG
     from matplotlib.figure import Figure

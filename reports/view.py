@@ -7,7 +7,9 @@ computation stack and box stack, and the source span of the term the token's lin
 to). Passes only move the token, so a picture of the graph (laid out by Graphviz) is drawn
 at the start and after each rewrite that changed the graph, at most `max_frames` of them;
 each step shows the latest picture at or before it, with the token's link highlighted. The
-steps past the budget have no picture, and the timeline says so.
+steps past the budget have no picture, and the timeline says so. Nodes keep their place
+from one picture to the next (reports/stable_layout.py); where Graphviz had to lay the
+graph out anew, the page says why and animates the nodes to their new places.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Optional
 
-DEFAULT_MAX_FRAMES = 200
+DEFAULT_MAX_FRAMES = 60
 
 
 @dataclass
@@ -27,6 +29,8 @@ class Recording:
     program: str
     steps: list = field(default_factory=list)  # one dict per transition (step 0: the initial state)
     frames: list = field(default_factory=list)  # SVG pictures
+    relaid: list = field(default_factory=list)  # per picture: whether dot laid it out anew (else nodes kept their place)
+    notes: list = field(default_factory=list)  # per picture: what its layout did, for people (StableLayout.note)
     unpictured: int = 0  # graph-changing steps past the picture budget
     result: object = None
 
@@ -36,16 +40,16 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
     record what the page shows; `text` is the program's text the source spans point into."""
     from goi import execution as api
     from goi.semantics import show
-    from goi.semantics.dot import dot_lines
     from goi.semantics.machine import source_span
     from goi.semantics.rules import DECOUPLING, REGISTRY
 
-    from .pictures import graph_svg
+    from .stable_layout import StableLayout
 
     execution = api.prepare(program, **options)
     machine = execution.machine
     rec = Recording(text if text or not isinstance(program, str) else program)
     seen = {"drawn": None, "asked": None}  # graph versions: of the last picture, of the last step
+    layout = StableLayout()
 
     def picture() -> Optional[int]:
         version = machine.graph.version
@@ -55,7 +59,10 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
         if len(rec.frames) >= max_frames:
             rec.unpictured += changed  # counted once per change of the graph, not per step
             return None
-        rec.frames.append(_packed(graph_svg("\n".join(dot_lines(machine.graph)))))
+        svg, anew = layout.draw(machine.graph)
+        rec.frames.append(_packed(svg))
+        rec.relaid.append(anew)
+        rec.notes.append(layout.note)
         seen["drawn"] = version
         return len(rec.frames) - 1
 
@@ -115,6 +122,7 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
         "reason": getattr(result, "reason", None),
         "value": None if result is None or result.status != "final" else str(result.value),
         "frames": len(rec.frames),
+        "notes": rec.notes,
         "unpictured": rec.unpictured,
         "violation": violation,
     }
@@ -161,6 +169,7 @@ PAGE = """<!DOCTYPE html>
 <table id="token">
 <tr><th>step</th><td id="step"></td></tr>
 <tr><th>rule</th><td><code id="rule"></code> <span id="rule-kind"></span><div id="rule-summary"></div><div id="rule-link"></div></td></tr>
+<tr><th>picture</th><td id="picture"></td></tr>
 <tr><th>link</th><td id="link"></td></tr>
 <tr><th>direction</th><td id="dir"></td></tr>
 <tr><th>rewriting flag</th><td id="flag"></td></tr>
@@ -230,6 +239,27 @@ function find(from, dir, pred){
   for (let i = from + dir; i >= 0 && i <= last; i += dir){ if (pred(steps[i])) return i; }
   return from;
 }
+function centres(pane){  // node id -> its centre on screen, where the last change left it
+  pane.getAnimations({subtree: true}).forEach((a) => a.finish());
+  const at = new Map();
+  pane.querySelectorAll("g.node").forEach((n) => { const r = n.getBoundingClientRect(); at.set(n.id, [r.x + r.width / 2, r.y + r.height / 2]); });
+  return at;
+}
+function animate(pane, before){  // nodes glide from their old places, new ones fade in
+  const ms = timer ? Math.min(400, 700 / Number($("speed").value)) : 400;
+  let moved = false, glided = 0;
+  pane.querySelectorAll("g.node").forEach((n) => {
+    const old = before.get(n.id);
+    if (!old){ n.animate([{opacity: 0}, {opacity: 1}], {duration: ms}); return; }
+    const r = n.getBoundingClientRect(), scale = n.getScreenCTM().a || 1;
+    const dx = (old[0] - r.x - r.width / 2) / scale, dy = (old[1] - r.y - r.height / 2) / scale;
+    if (Math.abs(dx) + Math.abs(dy) < 0.5) return;
+    moved = true; glided += 1;
+    n.animate([{transform: "translate(" + dx + "px," + dy + "px)"}, {transform: "translate(0px,0px)"}], {duration: ms, easing: "ease-out"});
+  });
+  document.body.dataset.glided = String(glided);  // how many nodes the last change of picture moved
+  if (moved) pane.querySelectorAll("g.edge, g.cluster").forEach((e) => e.animate([{opacity: 0.15}, {opacity: 1}], {duration: ms}));
+}
 async function showFrame(f){
   const pane = $("graph");
   $("no-picture").hidden = f !== null;
@@ -238,8 +268,10 @@ async function showFrame(f){
     shownFrame = f;
     const text = await frameText(f);
     if (shownFrame !== f) return;  // a later step asked for another picture meanwhile
+    const before = centres(pane);
     pane.innerHTML = text;
     pane.dataset.frame = String(f);
+    if (before.size) animate(pane, before);
   }
 }
 function highlight(s){
@@ -270,6 +302,7 @@ function show(i){
   $("rule-kind").textContent = r ? "(" + r.kind + ")" : "";
   $("rule-summary").textContent = r ? r.summary : "";
   $("rule-link").textContent = r ? "docs/RULES.md#" + r.anchor : "";
+  $("picture").textContent = s.frame === null ? "none (past --max-frames)" : (s.frame + 1) + " of " + data.frames + ": " + data.notes[s.frame];
   $("link").textContent = "ℓ" + s.link;
   $("dir").textContent = s.dir;
   $("flag").textContent = s.flag;

@@ -8,7 +8,7 @@ token's link is a thick red edge, and the token data is the graph's caption.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple, Optional
 
 from . import graph as G
 from . import show
@@ -31,15 +31,43 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _node_line(node: G.Node) -> str:
+class Placement(NamedTuple):
+    """Positions given to Graphviz instead of asking it for a layout (its nop2 engine only
+    draws): node name -> (x, y), box id -> bounding box (x0, y0, x1, y1), the drawing's
+    bounding box; points, y upward."""
+
+    nodes: dict
+    boxes: dict
+    bounds: tuple
+    label_height: float  # a box's label sits in this band at its bottom (rankdir=BT)
+
+
+ROOT = "root"  # the point the root link leaves from
+
+
+def ends(link: G.Link) -> tuple[str, str]:
+    """The DOT names of the nodes a link joins (a point for the root and for an open end)."""
+    return (ROOT if link.src is None else f"n{link.src.id}",
+            f"out{link.id}" if link.dst is None else f"n{link.dst.id}")
+
+
+def _pos(place: Optional[Placement], name: str) -> str:
+    if place is None:
+        return ""
+    x, y = place.nodes[name]
+    return f' pos="{x:.2f},{y:.2f}"'
+
+
+def _node_line(node: G.Node, place: Optional[Placement] = None) -> str:
     shape = _SHAPES.get(node.kind, "ellipse")
     color = ' color="red" fontcolor="red"' if node.kind in _PROVISIONAL else ""
     if node.kind == G.ABD:
         color = ' color="blue" fontcolor="blue"'
-    return f'n{node.id} [id="n{node.id}" label="{_escape(G.label(node))}" shape={shape}{color}];'
+    name = f"n{node.id}"
+    return f'{name} [id="{name}" label="{_escape(G.label(node))}" shape={shape}{color}{_pos(place, name)}];'
 
 
-def _box_lines(graph: G.Graph) -> Iterator[str]:
+def _box_lines(graph: G.Graph, place: Optional[Placement] = None) -> Iterator[str]:
     """Nodes level by level, each box a cluster inside its parent's. Iterative (boxes nest as
     deep as the program), and indented at most a few levels, so the text stays linear in the
     graph's size (and no recursive closure keeps it alive in a reference cycle)."""
@@ -56,10 +84,13 @@ def _box_lines(graph: G.Graph) -> Iterator[str]:
             yield f"{pad}subgraph cluster_box{box.id} {{"
             yield f'{pad}  id="box{box.id}";'
             yield f'{pad}  label="box {box.id}"; style=rounded; color=gray40;'
+            if place is not None:
+                x0, y0, x1, y1 = place.boxes[box.id]
+                yield f'{pad}  bb="{x0:.2f},{y0:.2f},{x1:.2f},{y1:.2f}"; lp="{(x0 + x1) / 2:.2f},{y0 + place.label_height / 2:.2f}";'
             inner, members, children, below = "  " * min(depth + 2, 8), box.nodes, box.children, depth + 1
             todo.append(("close", box, depth))
         for node in sorted(members, key=lambda n: n.id):
-            yield inner + _node_line(node)
+            yield inner + _node_line(node, place)
         for child in sorted(children, key=lambda b: b.id, reverse=True):
             todo.append(("enter", child, below))
 
@@ -72,8 +103,12 @@ def to_dot(graph: G.Graph, machine=None, title: str = "") -> str:
 FONT = "DejaVu Sans"
 
 
-def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
-    """The DOT text line by line (for writing a large graph without holding its text)."""
+def dot_lines(graph: G.Graph, machine=None, title: str = "", place: Optional[Placement] = None,
+              link_labels: bool = True) -> Iterator[str]:
+    """The DOT text line by line (for writing a large graph without holding its text); with
+    `place`, every node's position and every box's bounding box are given. Without
+    `link_labels`, a link's number and type are its tooltip, not a label drawn beside it
+    (half the cost of drawing a large graph, which its labels would clutter anyway)."""
     # one font for every label, the graph's and the boxes' too: DejaVu Sans has every glyph the
     # labels use (¡ ¿ ℓ λ ★ □), which a default font such as Times may lack
     yield from ["digraph goi {", "  rankdir=BT;", f'  graph [fontname="{FONT}"];', f'  node [fontname="{FONT}" fontsize=11];',
@@ -91,16 +126,19 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "") -> Iterator[str]:
         newline = "\\n"  # DOT's line break inside a label
         yield f'  label="{newline.join(_escape(c) for c in caption)}"; labelloc=t;'
 
-    yield from _box_lines(graph)
-    yield '  root [shape=point];'
+    if place is not None:
+        x0, y0, x1, y1 = place.bounds
+        yield f'  bb="{x0:.2f},{y0:.2f},{x1:.2f},{y1:.2f}"; splines=line;'
+        # invisible corners: Graphviz fits the drawing to what it holds, so they keep it this size
+        yield f'  corner0 [shape=point width=0 height=0 style=invis pos="{x0:.2f},{y0:.2f}"]; corner1 [shape=point width=0 height=0 style=invis pos="{x1:.2f},{y1:.2f}"];'
+    yield from _box_lines(graph, place)
+    yield f'  {ROOT} [shape=point{_pos(place, ROOT)}];'
     for link in sorted(graph.links, key=lambda l: l.id):
-        src = f"n{link.src.id}" if link.src is not None else "root"
+        src, dst = ends(link)
         if link.dst is None:
-            dst = f"out{link.id}"
-            yield f"  {dst} [shape=point];"
-        else:
-            dst = f"n{link.dst.id}"
-        attrs = [f'id="l{link.id}" label="ℓ{link.id}: {_escape(str(link.type))}"']
+            yield f"  {dst} [shape=point{_pos(place, dst)}];"
+        text = f"ℓ{link.id}: {_escape(str(link.type))}"
+        attrs = [f'id="l{link.id}" ' + (f'label="{text}"' if link_labels else f'tooltip="{text}"')]
         if link.dst_port == G.VAR:
             attrs.append("style=dashed constraint=false")
         if link.type.kind == "¡":

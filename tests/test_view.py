@@ -117,6 +117,7 @@ def test_the_page_steps_as_the_trace_says_in_a_real_browser(capsys, tmp_path, dr
     state = _settled(driver, k)
     assert state["rule"] == "deep.decouple"
     if os.environ.get("GOI_VIEW_SCREENSHOT"):  # docs/view-decoupling.png is made this way
+        driver.execute_script("document.getAnimations().forEach((a) => a.finish())")
         driver.save_screenshot(os.environ["GOI_VIEW_SCREENSHOT"])
     body.send_keys(Keys.END)
     assert _settled(driver, len(trace))["counter"] == f"step {len(trace)} / {len(trace)}"
@@ -145,6 +146,32 @@ def test_a_violation_opens_at_its_step_in_a_real_browser(capsys, tmp_path, drive
     assert shown is False
     assert "stability" in driver.find_element("id", "violation").text
     assert driver.find_element("id", "rule").text == "rw.beta"
+
+
+def test_nodes_glide_only_where_graphviz_laid_the_graph_out_anew_in_a_real_browser(capsys, tmp_path, driver):
+    """Between two pictures whose nodes kept their place nothing glides; where dot laid the
+    graph out anew the surviving nodes glide to their new places; the page says which."""
+    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "escapes.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    data = driver.execute_script("return JSON.parse(document.getElementById('goi-data').textContent)")
+    steps, notes = data["steps"], data["notes"]
+    firsts = [k for k in range(1, len(steps)) if steps[k]["frame"] not in (None, steps[k - 1]["frame"])]
+    anew = [k for k in firsts if notes[steps[k]["frame"]].startswith("laid out anew")]
+    kept = [k for k in firsts if notes[steps[k]["frame"]] == "every node kept its place"]
+    assert anew and kept
+    # the page counts the nodes it set gliding (an animation's end depends on the machine's speed)
+    gliding = "return Number(document.body.dataset.glided)"
+    body = driver.find_element("tag name", "body")
+    for k, glides in [(kept[0], False), (anew[0], True), (kept[-1], False)]:
+        driver.execute_script("const j = document.getElementById('jump'); j.value = arguments[0];"
+                              "j.dispatchEvent(new Event('change'))", k - 1)
+        _settled(driver, k - 1)
+        body.send_keys("n")
+        _settled(driver, k)
+        frame = steps[k]["frame"]
+        assert driver.find_element("id", "picture").text == f"{frame + 1} of {data['frames']}: {notes[frame]}"
+        assert (driver.execute_script(gliding) > 0) == glides, (k, notes[frame])
 
 
 CORPUS = sorted(PROGRAMS.glob("*/*.goi"))

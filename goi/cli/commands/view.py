@@ -16,7 +16,7 @@ def add_arguments(p) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the page (default: the program's name "
                    "with .html, or goi-view.html)")
     p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
-                   help="pictures of the graph at most (default 200); later rewrites are marked on the timeline")
+                   help="pictures of the graph at most (default 60); later rewrites are marked on the timeline")
     add_machine_options(p)
 
 
@@ -50,9 +50,11 @@ def run(args, source: str, out) -> int:
     result = rec.result
     if args.json:
         write_json({"schema": schema("view"), "status": result.status, "output": path, "bytes": size,
-                    "steps": len(rec.steps) - 1, "frames": len(rec.frames), "unpictured": rec.unpictured})
+                    "steps": len(rec.steps) - 1, "frames": len(rec.frames), "laid_out": sum(rec.relaid),
+                    "unpictured": rec.unpictured})
     else:
-        say(f"{path}: {len(rec.steps) - 1} steps, {len(rec.frames)} pictures"
+        say(f"{path}: {len(rec.steps) - 1} steps, {len(rec.frames)} pictures ({sum(rec.relaid)} laid out by Graphviz, "
+            "the others keep the nodes' places)"
             + (f", {rec.unpictured} graph-changing steps without one (--max-frames)" if rec.unpictured else "")
             + f", {size} bytes ({result.status})")
     return exitcodes.FOR_STATUS.get(result.status, exitcodes.OK)

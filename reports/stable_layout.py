@@ -1,0 +1,335 @@
+"""Pictures of a graph that changes, whose nodes keep their place (for `goi view`).
+
+Graphviz's dot lays a graph out from scratch: two pictures of graphs that differ by one
+rewrite may put every node elsewhere, and the eye loses the rewrite. So dot lays out only
+some pictures (*key pictures*); in the pictures after one, every node that survived keeps
+the position dot gave it, a new node is put beside the nodes it is linked to (above the
+nodes whose links it receives, below those it sends links to, as dot draws them), the
+boxes are drawn around their nodes, and Graphviz only draws — its `nop2` engine, which
+takes the positions as given and routes the links as straight lines. That is also about
+ten times cheaper than a dot layout, which is what lets a long run have hundreds of
+pictures.
+
+dot lays the graph out anew when the positions kept would mislead: when a new node is
+linked to no placed node, when more than `share` of the nodes shown were placed here
+rather than by dot, when the graph has shrunk below `shrink` of the nodes dot last laid
+out (holes), or when two boxes side by side would overlap. Which pictures dot laid out is
+recorded, and the page animates every node that moves between two pictures.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Optional
+
+RANK = 54.0  # points between a new node and the node it is placed beside, vertically
+GAP = 12.0  # points kept free around a node
+MARGIN = 8.0  # points between a box and what it holds (dot's cluster margin)
+LABEL = 25.5  # points below a box's nodes for its label ("box N"), where dot puts it with rankdir=BT
+LAYOUT = {"splines": "line", "mclimit": "0.1"}  # dot's options: straight links, fewer crossing-minimising passes (a third cheaper)
+LINK_LABELS_UP_TO = 150  # links drawn with their labels up to this many; beyond, a link's label is its tooltip
+PAD = 72.0  # points of room left around dot's layout, for nodes later pictures add
+NUDGES = 8  # boxes or nodes moved aside, at most, before dot lays the graph out anew
+DEFAULT_SIZE = (54.0, 36.0)  # points, a node dot has not measured yet (dot's default ellipse)
+
+
+@dataclass
+class StableLayout:
+    """The positions the pictures so far gave the nodes, and when dot last laid them out."""
+
+    share: float = 0.25  # at most this share of the nodes shown placed here, not by dot
+    shrink: float = 0.6  # lay out anew when the graph has fewer nodes than this share of dot's last layout
+    positions: dict = field(default_factory=dict)  # node name -> (x, y), points, y upward
+    sizes: dict = field(default_factory=dict)  # node name -> (width, height), points, as dot measured it
+    bounds: Optional[tuple] = None  # the drawing's bounding box so far (x0, y0, x1, y1)
+    placed: set = field(default_factory=set)  # nodes shown that were placed here, not by dot
+    laid_out: int = 0  # nodes dot last laid out
+    layouts: int = 0  # pictures dot laid out
+    why: Optional[str] = None  # why dot laid out the last picture (None: positions kept)
+    moved: int = 0  # nodes the last picture moved aside with their box (dot did not lay it out)
+    frame: tuple = (0.0, 0.0)  # where Graphviz put the positions' origin on the page (x shift, top)
+
+    def draw(self, graph) -> tuple[str, bool]:
+        """The picture of `graph` (a machine's graph) as SVG text, and whether dot laid it out
+        anew (False: every node that was in the previous picture kept its place)."""
+        from goi.semantics.dot import ROOT, dot_lines, ends
+
+        from .pictures import require, svg_text
+
+        pgv = require("pygraphviz")
+        links = [ends(link) for link in graph.links]
+        # in id order everywhere (the graph holds sets): the same run, the same pictures
+        links = sorted(links)
+        names = [f"n{i}" for i in sorted(node.id for node in graph.nodes)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
+        alive = set(names)
+        self.positions = {n: p for n, p in self.positions.items() if n in alive}
+        self.placed &= alive
+        new = [n for n in names if n not in self.positions]
+        boxes: dict = {}
+        self.moved = 0
+        self.why = self._why_anew(graph, links, names, new, boxes)
+        labels = len(links) <= LINK_LABELS_UP_TO
+        if self.why is None:
+            self.placed.update(new)
+            drawing = self._drawing(graph, boxes, labels)
+            if drawing is None:
+                self.why = "the graph grew past the picture's left or upper edge"
+        if self.why is not None:
+            self._lay_out(pgv.AGraph(string="\n".join(dot_lines(graph, link_labels=labels))), names)
+            self._measure(_boxes_in_order(graph), boxes)
+            drawing = self._drawing(graph, boxes, labels, anew=True)
+        return svg_text(drawing.draw(format="svg")), self.why is not None
+
+    def _drawing(self, graph, boxes: dict, labels: bool, anew: bool = False):
+        """The graph laid out by Graphviz's nop2 at the positions given (it only routes the
+        links and places their labels). The page's picture is fixed at the drawing's left
+        and upper edges (SVG's y runs down from the top), so those must not move: None when
+        the drawing would reach past them (dot must lay the graph out anew)."""
+        from goi.semantics.dot import Placement, dot_lines
+
+        from .pictures import require
+
+        place = Placement(self.positions, boxes, self.bounds, LABEL)
+        drawing = require("pygraphviz").AGraph(string="\n".join(dot_lines(graph, place=place, link_labels=labels)))
+        drawing.layout(prog="nop2")
+        # Graphviz moves the drawing so that its bounding box starts at (0, 0); the invisible
+        # corner at the given lower left shows by how much. A node's place on the page is
+        # (x + dx, top - y): both must stay as the last layout by dot left them.
+        gx0, _gy0, _gx1, gy1 = self.bounds
+        cx, cy = (float(v) for v in drawing.get_node("corner0").attr["pos"].split(",")[:2])
+        dx, dy = cx - gx0, cy - place.bounds[1]
+        _x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
+        frame = (dx, y1 - dy)
+        if anew:
+            self.frame = frame
+        elif max(abs(frame[0] - self.frame[0]), abs(frame[1] - self.frame[1])) > 0.5:  # Graphviz rounds: half a point
+            return None
+        self.bounds = (gx0, y0 - dy, x1 - dx, gy1)  # it grows to the right and downward only
+        return drawing
+
+    def _why_anew(self, graph, links: list, names: list, new: list, boxes: dict) -> Optional[str]:
+        """Why dot must lay this graph out anew; None when the kept positions serve (then the
+        new nodes have their places and `boxes` the boxes' bounding boxes)."""
+        if not self.positions:
+            return "first picture"
+        if len(self.placed) + len(new) > self.share * len(names):
+            return "too many new nodes"
+        if len(names) < self.shrink * self.laid_out:
+            return "the graph shrank"
+        if not self._place(links, new):
+            return "a new node linked to no placed node"
+        return self._box_around(graph, boxes)
+
+    @property
+    def note(self) -> str:
+        """What the last picture did with the positions, for people."""
+        if self.why is not None:
+            return f"laid out anew by Graphviz ({self.why})"
+        if self.moved:
+            return f"nodes kept their place, but {self.moved} moved aside (out of a box they are not in, or with their box)"
+        return "every node kept its place"
+
+    # ---- dot's layout
+
+    def _lay_out(self, drawing, names) -> None:
+        """dot's positions, with room of PAD around them for the nodes later pictures add."""
+        drawing.graph_attr.update(LAYOUT)
+        drawing.layout(prog="dot")
+        self.positions, self.sizes = {}, {}
+        for name in names:
+            node = drawing.get_node(name)
+            x, y = node.attr["pos"].split(",")[:2]
+            self.positions[name] = (float(x) + PAD, float(y) + PAD)
+            self.sizes[name] = (72 * float(node.attr["width"]), 72 * float(node.attr["height"]))
+        x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
+        self.bounds = (x0, y0, x1 + 2 * PAD, y1 + 2 * PAD)
+        self.placed, self.laid_out = set(), len(names)
+        self.layouts += 1
+
+    # ---- placing new nodes beside the nodes they are linked to
+
+    def _size(self, name: str) -> tuple:
+        return self.sizes.get(name, DEFAULT_SIZE)
+
+    def _place(self, links: list, new: list) -> bool:
+        """Positions for the `new` nodes; False when one is linked to no placed node."""
+        if not new:
+            return True
+        wanted = set(new)
+        above: dict = {n: [] for n in new}  # the nodes it sends links up to (rankdir=BT)
+        below: dict = {n: [] for n in new}
+        for src, dst in links:
+            if src in wanted:
+                above[src].append(dst)
+            if dst in wanted:
+                below[dst].append(src)
+        grid = _Grid()
+        for name, (x, y) in self.positions.items():
+            grid.add(x, y, self._size(name))
+        pending = list(new)
+        while pending:
+            left = []
+            for name in pending:
+                spot = self._beside(above[name], below[name])
+                if spot is None:
+                    left.append(name)
+                    continue
+                x, y = grid.free_near(spot[0], spot[1], self._size(name))
+                self.positions[name] = (x, y)
+                grid.add(x, y, self._size(name))
+            if len(left) == len(pending):
+                return False  # linked to nothing placed: a new part of the graph, dot draws it
+            pending = left
+        return True
+
+    def _beside(self, above_names: list, below_names: list) -> Optional[tuple]:
+        above = [self.positions[n] for n in above_names if n in self.positions]
+        below = [self.positions[n] for n in below_names if n in self.positions]
+        if not above and not below:
+            return None
+        xs = [p[0] for p in above + below]
+        if above and below:
+            y = (min(p[1] for p in above) + max(p[1] for p in below)) / 2
+        elif above:
+            y = min(p[1] for p in above) - RANK
+        else:
+            y = max(p[1] for p in below) + RANK
+        return sum(xs) / len(xs), y
+
+    # ---- boxes drawn around their nodes
+
+    def _box_around(self, graph, boxes: dict) -> Optional[str]:
+        """Each box's bounding box, from its nodes and inner boxes, into `boxes` (box id ->
+        (x0, y0, x1, y1)). Where two boxes side by side would overlap, the one holding fewer
+        nodes moves aside with everything in it, a few times at most. None when the boxes
+        then tell the truth; else what would mislead: boxes still overlapping, or a node
+        drawn inside a box it is not in. Iterative: boxes nest as deep as the program."""
+        order = _boxes_in_order(graph)
+        families = [sorted(graph.top_boxes, key=_by_id)] + [sorted(box.children, key=_by_id) for box in order]
+        for _round in range(NUDGES + 1):
+            self._measure(order, boxes)
+            clash = next(((a, b) for siblings in families for i, a in enumerate(siblings) for b in siblings[i + 1:]
+                          if _overlap(boxes[a.id], boxes[b.id])), None)
+            if clash is not None:
+                self._move_aside(*clash, boxes)
+                continue
+            intruder = self._intruder(order, boxes)
+            if intruder is None:
+                return None
+            self._move_out(*intruder)
+        return "boxes would overlap, or a node be drawn inside a box it is not in"
+
+    def _measure(self, order: list, boxes: dict) -> None:
+        boxes.clear()
+        for box in reversed(order):  # children first
+            rects = [_rect(self.positions[f"n{n.id}"], self._size(f"n{n.id}")) for n in box.nodes]  # order-free: a union
+            rects += [boxes[child.id] for child in box.children]
+            if not rects:  # nothing inside: a small box above its principal door
+                x, y = self.positions[f"n{box.principal.id}"]
+                rects = [_rect((x, y + RANK), DEFAULT_SIZE)]
+            boxes[box.id] = (min(r[0] for r in rects) - MARGIN, min(r[1] for r in rects) - MARGIN - LABEL,
+                             max(r[2] for r in rects) + MARGIN, max(r[3] for r in rects) + MARGIN)
+
+    def _move_aside(self, a, b, boxes: dict) -> None:
+        """Move the box of the two holding fewer nodes, with all it holds, sideways out of the other."""
+        inside = {box: _held(box) for box in (a, b)}
+        still, moving = (a, b) if len(inside[a]) >= len(inside[b]) else (b, a)
+        r, m = boxes[still.id], boxes[moving.id]
+        right, left = r[2] - m[0] + GAP, m[2] - r[0] + GAP  # the shift that clears it, either way
+        dx = right if right <= left else -left
+        self.moved += len(inside[moving])
+        for node in inside[moving]:
+            name = f"n{node.id}"
+            x, y = self.positions[name]
+            self.positions[name] = (x + dx, y)
+            self.placed.add(name)
+
+    def _intruder(self, order: list, boxes: dict) -> Optional[tuple]:
+        """(a node drawn inside a box it is not in, that box's bounding box), if any."""
+        by_x = sorted((x, y, name) for name, (x, y) in self.positions.items())
+        xs = [p[0] for p in by_x]
+        for box in order:
+            x0, y0, x1, y1 = boxes[box.id]
+            held = None
+            for x, y, name in by_x[bisect.bisect_right(xs, x0):bisect.bisect_left(xs, x1)]:
+                if y0 < y < y1:
+                    held = held if held is not None else {f"n{n.id}" for n in _held(box)}
+                    if name not in held:
+                        return name, boxes[box.id]
+        return None
+
+    def _move_out(self, name: str, box: tuple) -> None:
+        """Move a node sideways out of a box it is not in, to the nearer side."""
+        x, y = self.positions[name]
+        half = self._size(name)[0] / 2 + GAP
+        left, right = box[0] - half, box[2] + half
+        self.positions[name] = (left if x - left <= right - x else right, y)
+        self.placed.add(name)
+        self.moved += 1
+
+
+def _boxes_in_order(graph) -> list:
+    """Every box, parents before children (iterative: boxes nest as deep as the program)."""
+    order, todo = [], sorted(graph.top_boxes, key=_by_id, reverse=True)
+    while todo:
+        box = todo.pop()
+        order.append(box)
+        todo.extend(sorted(box.children, key=_by_id, reverse=True))
+    return order
+
+
+def _by_id(x) -> int:
+    return x.id
+
+
+def _held(box) -> list:
+    """The nodes in a box and in the boxes inside it."""
+    nodes, todo = [], [box]
+    while todo:
+        b = todo.pop()
+        nodes.extend(b.nodes)
+        todo.extend(b.children)
+    return nodes
+
+
+def _rect(center: tuple, size: tuple) -> tuple:
+    (x, y), (w, h) = center, size
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class _Grid:
+    """Placed nodes' rectangles (with GAP around), bucketed by cell, to find a free spot."""
+
+    CELL = 64.0
+
+    def __init__(self):
+        self.cells: dict = {}
+
+    def _cells(self, r: tuple):
+        c = self.CELL
+        for i in range(int(r[0] // c), int(r[2] // c) + 1):
+            for j in range(int(r[1] // c), int(r[3] // c) + 1):
+                yield i, j
+
+    def add(self, x: float, y: float, size: tuple) -> None:
+        r = _rect((x, y), (size[0] + GAP, size[1] + GAP))
+        for cell in self._cells(r):
+            self.cells.setdefault(cell, []).append(r)
+
+    def _free(self, r: tuple) -> bool:
+        return not any(_overlap(r, other) for cell in self._cells(r) for other in self.cells.get(cell, ()))
+
+    def free_near(self, x: float, y: float, size: tuple) -> tuple:
+        """The spot nearest (x, y) on its row where the node overlaps no placed one: to the
+        right and left in turn, a node's width at a time."""
+        step = size[0] + GAP
+        for k in range(200):
+            dx = ((k + 1) // 2) * step * (1 if k % 2 else -1)
+            if self._free(_rect((x + dx, y), (size[0] + GAP, size[1] + GAP))):
+                return x + dx, y
+        return x + 200 * step, y

@@ -10,18 +10,26 @@ takes the positions as given and routes the links as straight lines. That is als
 ten times cheaper than a dot layout, which is what lets a long run have hundreds of
 pictures.
 
-dot lays the graph out anew when the positions kept would mislead: when a new node is
-linked to no placed node, when more than `share` of the nodes shown were placed here
-rather than by dot, when the graph has shrunk below `shrink` of the nodes dot last laid
-out (holes), or when two boxes side by side would overlap. Which pictures dot laid out is
-recorded, and the page animates every node that moves between two pictures.
+dot lays the graph out anew when the positions kept would mislead: when more than `share`
+of the nodes shown were placed here rather than by dot, when the graph has shrunk below
+`shrink` of the nodes dot last laid out (holes), when a new node is linked to no placed
+node, when boxes would overlap or a node be drawn inside a box it is not in (after moving a
+box or a node aside NUDGES times at most), or when the drawing would grow past its left or
+upper edge, where the page holds it. Why each picture was laid out anew is recorded, and
+the page animates every node that moves between two pictures.
 """
 
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Optional
+
+from goi.semantics.dot import ROOT, Placement, dot_lines, ends
+from goi.semantics.dot import name as node_name
+
+from .pictures import require, svg_text
 
 RANK = 54.0  # points between a new node and the node it is placed beside, vertically
 GAP = 12.0  # points kept free around a node
@@ -45,23 +53,17 @@ class StableLayout:
     bounds: Optional[tuple] = None  # the drawing's bounding box so far (x0, y0, x1, y1)
     placed: set = field(default_factory=set)  # nodes shown that were placed here, not by dot
     laid_out: int = 0  # nodes dot last laid out
-    layouts: int = 0  # pictures dot laid out
     why: Optional[str] = None  # why dot laid out the last picture (None: positions kept)
-    moved: int = 0  # nodes the last picture moved aside with their box (dot did not lay it out)
+    moved: int = 0  # nodes the last picture moved aside, with their box or out of one (dot did not lay it out)
     frame: tuple = (0.0, 0.0)  # where Graphviz put the positions' origin on the page (x shift, top)
 
     def draw(self, graph) -> tuple[str, bool]:
         """The picture of `graph` (a machine's graph) as SVG text, and whether dot laid it out
         anew (False: every node that was in the previous picture kept its place)."""
-        from goi.semantics.dot import ROOT, dot_lines, ends
-
-        from .pictures import require, svg_text
-
         pgv = require("pygraphviz")
-        links = [ends(link) for link in graph.links]
         # in id order everywhere (the graph holds sets): the same run, the same pictures
-        links = sorted(links)
-        names = [f"n{i}" for i in sorted(node.id for node in graph.nodes)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
+        links = sorted(ends(link) for link in graph.links)
+        names = [node_name(n) for n in sorted(graph.nodes, key=_ID)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
         alive = set(names)
         self.positions = {n: p for n, p in self.positions.items() if n in alive}
         self.placed &= alive
@@ -86,10 +88,6 @@ class StableLayout:
         links and places their labels). The page's picture is fixed at the drawing's left
         and upper edges (SVG's y runs down from the top), so those must not move: None when
         the drawing would reach past them (dot must lay the graph out anew)."""
-        from goi.semantics.dot import Placement, dot_lines
-
-        from .pictures import require
-
         place = Placement(self.positions, boxes, self.bounds, LABEL)
         drawing = require("pygraphviz").AGraph(string="\n".join(dot_lines(graph, place=place, link_labels=labels)))
         drawing.layout(prog="nop2")
@@ -145,7 +143,6 @@ class StableLayout:
         x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
         self.bounds = (x0, y0, x1 + 2 * PAD, y1 + 2 * PAD)
         self.placed, self.laid_out = set(), len(names)
-        self.layouts += 1
 
     # ---- placing new nodes beside the nodes they are linked to
 
@@ -206,15 +203,15 @@ class StableLayout:
         then tell the truth; else what would mislead: boxes still overlapping, or a node
         drawn inside a box it is not in. Iterative: boxes nest as deep as the program."""
         order = _boxes_in_order(graph)
-        families = [sorted(graph.top_boxes, key=_by_id)] + [sorted(box.children, key=_by_id) for box in order]
+        families = [sorted(graph.top_boxes, key=_ID)] + [sorted(box.children, key=_ID) for box in order]
         for _round in range(NUDGES + 1):
             self._measure(order, boxes)
             clash = next(((a, b) for siblings in families for i, a in enumerate(siblings) for b in siblings[i + 1:]
                           if _overlap(boxes[a.id], boxes[b.id])), None)
             if clash is not None:
-                self._move_aside(*clash, boxes)
+                self._move_aside(graph, *clash, boxes)
                 continue
-            intruder = self._intruder(order, boxes)
+            intruder = self._intruder(graph, order, boxes)
             if intruder is None:
                 return None
             self._move_out(*intruder)
@@ -223,40 +220,39 @@ class StableLayout:
     def _measure(self, order: list, boxes: dict) -> None:
         boxes.clear()
         for box in reversed(order):  # children first
-            rects = [_rect(self.positions[f"n{n.id}"], self._size(f"n{n.id}")) for n in box.nodes]  # order-free: a union
+            rects = [_rect(self.positions[node_name(n)], self._size(node_name(n))) for n in box.nodes]  # order-free: a union
             rects += [boxes[child.id] for child in box.children]
             if not rects:  # nothing inside: a small box above its principal door
-                x, y = self.positions[f"n{box.principal.id}"]
+                x, y = self.positions[node_name(box.principal)]
                 rects = [_rect((x, y + RANK), DEFAULT_SIZE)]
             boxes[box.id] = (min(r[0] for r in rects) - MARGIN, min(r[1] for r in rects) - MARGIN - LABEL,
                              max(r[2] for r in rects) + MARGIN, max(r[3] for r in rects) + MARGIN)
 
-    def _move_aside(self, a, b, boxes: dict) -> None:
+    def _move_aside(self, graph, a, b, boxes: dict) -> None:
         """Move the box of the two holding fewer nodes, with all it holds, sideways out of the other."""
-        inside = {box: _held(box) for box in (a, b)}
+        inside = {box: graph.contents(box)[0] for box in (a, b)}
         still, moving = (a, b) if len(inside[a]) >= len(inside[b]) else (b, a)
         r, m = boxes[still.id], boxes[moving.id]
         right, left = r[2] - m[0] + GAP, m[2] - r[0] + GAP  # the shift that clears it, either way
         dx = right if right <= left else -left
         self.moved += len(inside[moving])
         for node in inside[moving]:
-            name = f"n{node.id}"
-            x, y = self.positions[name]
-            self.positions[name] = (x + dx, y)
-            self.placed.add(name)
+            x, y = self.positions[node_name(node)]
+            self.positions[node_name(node)] = (x + dx, y)
+            self.placed.add(node_name(node))
 
-    def _intruder(self, order: list, boxes: dict) -> Optional[tuple]:
+    def _intruder(self, graph, order: list, boxes: dict) -> Optional[tuple]:
         """(a node drawn inside a box it is not in, that box's bounding box), if any."""
-        by_x = sorted((x, y, name) for name, (x, y) in self.positions.items())
+        by_x = sorted((x, y, node) for node, (x, y) in self.positions.items())
         xs = [p[0] for p in by_x]
         for box in order:
             x0, y0, x1, y1 = boxes[box.id]
             held = None
-            for x, y, name in by_x[bisect.bisect_right(xs, x0):bisect.bisect_left(xs, x1)]:
+            for x, y, node in by_x[bisect.bisect_right(xs, x0):bisect.bisect_left(xs, x1)]:
                 if y0 < y < y1:
-                    held = held if held is not None else {f"n{n.id}" for n in _held(box)}
-                    if name not in held:
-                        return name, boxes[box.id]
+                    held = held if held is not None else {node_name(n) for n in graph.contents(box)[0]}
+                    if node not in held:
+                        return node, boxes[box.id]
         return None
 
     def _move_out(self, name: str, box: tuple) -> None:
@@ -269,28 +265,18 @@ class StableLayout:
         self.moved += 1
 
 
+_ID = attrgetter("id")
+
+
 def _boxes_in_order(graph) -> list:
-    """Every box, parents before children (iterative: boxes nest as deep as the program)."""
-    order, todo = [], sorted(graph.top_boxes, key=_by_id, reverse=True)
+    """Every box, parents before children, siblings in id order (iterative: boxes nest as
+    deep as the program)."""
+    order, todo = [], sorted(graph.top_boxes, key=_ID, reverse=True)
     while todo:
         box = todo.pop()
         order.append(box)
-        todo.extend(sorted(box.children, key=_by_id, reverse=True))
+        todo.extend(sorted(box.children, key=_ID, reverse=True))
     return order
-
-
-def _by_id(x) -> int:
-    return x.id
-
-
-def _held(box) -> list:
-    """The nodes in a box and in the boxes inside it."""
-    nodes, todo = [], [box]
-    while todo:
-        b = todo.pop()
-        nodes.extend(b.nodes)
-        todo.extend(b.children)
-    return nodes
 
 
 def _rect(center: tuple, size: tuple) -> tuple:

@@ -45,10 +45,14 @@ class Placement(NamedTuple):
 ROOT = "root"  # the point the root link leaves from
 
 
+def name(node: G.Node) -> str:
+    """A node's DOT name (also its SVG id)."""
+    return f"n{node.id}"
+
+
 def ends(link: G.Link) -> tuple[str, str]:
     """The DOT names of the nodes a link joins (a point for the root and for an open end)."""
-    return (ROOT if link.src is None else f"n{link.src.id}",
-            f"out{link.id}" if link.dst is None else f"n{link.dst.id}")
+    return (ROOT if link.src is None else name(link.src), f"out{link.id}" if link.dst is None else name(link.dst))
 
 
 def _pos(place: Optional[Placement], name: str) -> str:
@@ -63,8 +67,8 @@ def _node_line(node: G.Node, place: Optional[Placement] = None) -> str:
     color = ' color="red" fontcolor="red"' if node.kind in _PROVISIONAL else ""
     if node.kind == G.ABD:
         color = ' color="blue" fontcolor="blue"'
-    name = f"n{node.id}"
-    return f'{name} [id="{name}" label="{_escape(G.label(node))}" shape={shape}{color}{_pos(place, name)}];'
+    n = name(node)
+    return f'{n} [id="{n}" label="{_escape(G.label(node))}" shape={shape}{color}{_pos(place, n)}];'
 
 
 def _box_lines(graph: G.Graph, place: Optional[Placement] = None) -> Iterator[str]:

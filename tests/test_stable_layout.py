@@ -47,15 +47,6 @@ def drawn(svg: str) -> tuple[dict, dict]:
     return nodes, boxes
 
 
-def held(box) -> set:
-    ids, todo = set(), [box]
-    while todo:
-        b = todo.pop()
-        ids.update(n.id for n in b.nodes)
-        todo.extend(b.children)
-    return ids
-
-
 def pictures(name: str) -> list:
     """Each picture of a run (one per change of the graph): (svg, drawn anew, nodes moved
     aside, box id -> ids of the nodes it holds)."""
@@ -66,7 +57,7 @@ def pictures(name: str) -> list:
         if m.graph.version != seen[0]:
             seen[0] = m.graph.version
             svg, anew = layout.draw(m.graph)
-            out.append((svg, anew, layout.moved, {b.id: held(b) for b in m.graph.boxes}))
+            out.append((svg, anew, layout.moved, {b.id: {n.id for n in m.graph.contents(b)[0]} for b in m.graph.boxes}))
 
     ex.machine.after.append(picture)
     assert ex.run(20_000).status == "final"

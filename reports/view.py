@@ -97,7 +97,7 @@ def _packed(svg: str) -> str:
     import base64
     import gzip
 
-    return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6)).decode("ascii")
+    return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6, mtime=0)).decode("ascii")  # no timestamp: the same run, the same page
 
 
 def _rules_json() -> dict:

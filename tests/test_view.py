@@ -182,3 +182,15 @@ def test_every_corpus_program_has_its_page(path, capsys, tmp_path):
     page, data = _view(capsys, tmp_path, "--max-frames", "3", str(path))
     assert data["status"] == "final" and 1 <= data["frames"] <= 3
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_the_same_run_gives_the_same_page(monkeypatch):
+    """The page holds nothing of the moment it was written (gzip's timestamp, say)."""
+    import gzip
+
+    import goi
+
+    program = (PROGRAMS / "visualiser" / "escapes.goi").read_text(encoding="utf-8")
+    first = goi.view(program, max_frames=5)
+    monkeypatch.setattr(gzip.time, "time", lambda: 2_000_000_000.0)  # written at another moment
+    assert goi.view(program, max_frames=5) == first

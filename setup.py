@@ -12,13 +12,14 @@ from pathlib import Path
 from setuptools import find_packages, setup
 
 LAYOUT = runpy.run_path(str(Path(__file__).parent / "goi" / "layout.py"))  # a data file: goi itself is not imported
-FOLDERS, CORPUS = LAYOUT["FOLDERS"], LAYOUT["CORPUS"]
+FOLDERS, DATA = LAYOUT["FOLDERS"], LAYOUT["DATA"]
 
 packages = []
 for package, folder in FOLDERS.items():
     packages.append(package)
     packages += [f"{package}.{sub}" for sub in find_packages(where=folder)]
 
-# The example programs ship as data (CORPUS), so an installed `goi oracle` has its corpus too.
+# Data packages (DATA): the example programs, so an installed `goi oracle` has its corpus too,
+# and the rule catalogue, so an installed `goi view` shows each rule's entry and source.
 
-setup(packages=packages + list(CORPUS), package_dir={**FOLDERS, **CORPUS})
+setup(packages=packages + list(DATA), package_dir={**FOLDERS, **DATA})

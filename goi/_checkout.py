@@ -1,6 +1,6 @@
 """Running goi from a source checkout that was never installed (`python -c "import goi"` at
 the repository's root): the subpackages live in sibling folders (goi/layout.py), so a small
-finder maps `goi.semantics`, `goi.properties`, … and the data package `goi.corpus` to them,
+finder maps `goi.semantics`, `goi.properties`, … and the data packages `goi.corpus`, `goi.docs` to them,
 as an editable install does. Installed (a wheel, or `pip install -e .`), it does nothing."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from .layout import CORPUS, FOLDERS
+from .layout import DATA, FOLDERS
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -36,7 +36,7 @@ def install() -> None:
     """Map the sibling folders when they are not inside the installed `goi` package."""
     if (HERE / "semantics").is_dir() or not (ROOT / "setup.py").is_file():
         return  # an installed wheel, or not a checkout
-    mapping = {name: ROOT / folder for name, folder in {**FOLDERS, **CORPUS}.items() if name != "goi"}
+    mapping = {name: ROOT / folder for name, folder in {**FOLDERS, **DATA}.items() if name != "goi"}
     if not all(folder.is_dir() for folder in mapping.values()):
         return
     if not any(isinstance(f, CheckoutFinder) for f in sys.meta_path):

@@ -8,8 +8,9 @@ under the one import namespace `goi`. Read by setup.py (packaging) and by goi/__
     properties/   -> goi.properties   (the paper's theorems as properties)
     reports/      -> goi.reports      (soundness reports)
     tests/programs/ -> goi.corpus     (the example programs: data only, run first by goi oracle)
+    docs/           -> goi.docs       (data only: the rule catalogue RULES.md, which goi view shows)
 """
 
 FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
            "goi.properties": "properties", "goi.reports": "reports"}
-CORPUS = {"goi.corpus": "tests/programs"}
+DATA = {"goi.corpus": "tests/programs", "goi.docs": "docs"}  # data packages (their files: pyproject's package-data)

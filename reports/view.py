@@ -100,10 +100,15 @@ def _packed(svg: str) -> str:
     return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6, mtime=0)).decode("ascii")  # no timestamp: the same run, the same page
 
 
-def _rules_json() -> dict:
+def _rules_json(used: set) -> dict:
+    """The rules the run used: kind, summary, and their catalogue entry and its source."""
+    from goi import catalogue
     from goi.semantics.rules import REGISTRY
 
-    return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", "")} for r in REGISTRY.values()}
+    entries = catalogue.entries()
+    return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", ""),
+                   "entry": entries.get(r.id, ""), "source": catalogue.source(entries.get(r.id, ""))}
+            for r in REGISTRY.values() if r.id in used}
 
 
 def to_html(rec: Recording, title: str = "goi view") -> str:
@@ -117,7 +122,7 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
     data = {
         "program": rec.program,
         "steps": rec.steps,
-        "rules": _rules_json(),
+        "rules": _rules_json({s["rule"] for s in rec.steps}),
         "status": getattr(result, "status", None),
         "reason": getattr(result, "reason", None),
         "value": None if result is None or result.status != "final" else str(result.value),
@@ -168,7 +173,8 @@ PAGE = """<!DOCTYPE html>
 <h2>Token</h2>
 <table id="token">
 <tr><th>step</th><td id="step"></td></tr>
-<tr><th>rule</th><td><code id="rule"></code> <span id="rule-kind"></span><div id="rule-summary"></div><div id="rule-link"></div></td></tr>
+<tr><th>rule</th><td><code id="rule"></code> <span id="rule-kind"></span><div id="rule-summary"></div><div id="rule-source"></div>
+<details id="rule-entry"><summary id="rule-link"></summary><div id="rule-text"></div></details></td></tr>
 <tr><th>picture</th><td id="picture"></td></tr>
 <tr><th>link</th><td id="link"></td></tr>
 <tr><th>direction</th><td id="dir"></td></tr>
@@ -214,6 +220,9 @@ g.edge.token path{stroke:#e65100;stroke-width:4}
 g.edge.token polygon{fill:#e65100;stroke:#e65100}
 g.edge.token text{fill:#e65100;font-weight:bold}
 #violation{color:#c62828;font-weight:bold}
+#rule-source{color:#555;font-size:.9em;margin-top:.2em}
+#rule-entry summary{cursor:pointer;color:#1565c0;font-size:.9em}
+#rule-text{white-space:pre-wrap;font-size:.85em;background:#f6f6f6;padding:.4em;border:1px solid #ddd}
 .keys{color:#666;font-size:.9em}
 """
 
@@ -301,7 +310,10 @@ function show(i){
   $("rule").textContent = s.rule || "(initial state)";
   $("rule-kind").textContent = r ? "(" + r.kind + ")" : "";
   $("rule-summary").textContent = r ? r.summary : "";
-  $("rule-link").textContent = r ? "docs/RULES.md#" + r.anchor : "";
+  $("rule-source").textContent = r ? r.source : "";
+  $("rule-link").textContent = r ? "catalogue entry (docs/RULES.md#" + r.anchor + ")" : "";
+  $("rule-entry").hidden = !r || !r.entry;
+  $("rule-text").textContent = r ? r.entry : "";
   $("picture").textContent = s.frame === null ? "none (past --max-frames)" : (s.frame + 1) + " of " + data.frames + ": " + data.notes[s.frame];
   $("link").textContent = "ℓ" + s.link;
   $("dir").textContent = s.dir;

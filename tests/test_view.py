@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from goi import catalogue
 from goi.cli import exitcodes, main
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -74,6 +75,7 @@ def _state(browser) -> dict:
         const mark = document.querySelector('#source mark');
         return {counter: document.getElementById('counter').textContent,
                 rule: document.getElementById('rule').textContent,
+                source: document.getElementById('rule-source').textContent,
                 link: document.getElementById('link').textContent,
                 token: token ? token.id : null,
                 mark: mark ? mark.textContent : null,
@@ -104,6 +106,8 @@ def test_the_page_steps_as_the_trace_says_in_a_real_browser(capsys, tmp_path, dr
         step = trace[k - 1]
         assert state["counter"] == f"step {k} / {len(trace)}"
         assert state["rule"] == step["rule"] and state["link"] == f"ℓ{step['position']}"
+        # the rule's source, as its catalogue entry gives it
+        assert state["source"] == catalogue.source(catalogue.entries()[step["rule"]]) != ""
         assert state["token"] == f"l{step['position']}", "the token's link is the highlighted edge"
         span = step["span"]
         assert state["mark"] == (text[span["start"]:span["end"]] if span else None)

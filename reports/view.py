@@ -32,6 +32,10 @@ class Recording:
     relaid: list = field(default_factory=list)  # per picture: whether dot laid it out anew (else nodes kept their place)
     notes: list = field(default_factory=list)  # per picture: what its layout did, for people (StableLayout.note)
     unpictured: int = 0  # graph-changing steps past the picture budget
+    checks: list = field(default_factory=list)  # the checks the run was watched by (--check), by name
+    # per step: the indexes of the checks consulted on its state (the Monitor's runs); None
+    # when sampled (a sampled check is consulted after every rewrite but looks only at some)
+    consulted: Optional[list] = None
     result: object = None
 
 
@@ -84,10 +88,26 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
             "frame": picture(),
         }
 
-    rec.steps.append(state(0, None))
+    monitor = execution.monitor
+    rec.checks = [c.name for c in monitor.checks] if monitor is not None else []
+    consulted_so_far = []  # per step: how many times each check had been consulted before that step's turn
+
+    def runs() -> tuple:
+        return tuple(monitor.runs[name] for name in rec.checks) if monitor is not None else ()
+
+    def step(number: int, rule: Optional[str]) -> None:
+        rec.steps.append(state(number, rule))
+        consulted_so_far.append(runs())
+
+    step(0, None)
     # recorded before the checks look (they are called after it): a violating state is on the page
-    machine.after.insert(0, lambda m, rule_id, redex: rec.steps.append(state(m.steps, rule_id)))
+    machine.after.insert(0, lambda m, rule_id, redex: step(m.steps, rule_id))
     rec.result = execution.run(max_steps)
+    # a step's state was seen by the checks consulted between it and the next step (the last
+    # step's: until the run ended, their final looks; step 0's: their initial looks)
+    consulted_so_far.append(runs())
+    if options.get("check_mode", "exhaustive") != "sampled":
+        rec.consulted = [[i for i, (a, b) in enumerate(zip(now, then)) if b > a] for now, then in zip(consulted_so_far, consulted_so_far[1:])]
     return rec
 
 
@@ -130,6 +150,8 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
         "notes": rec.notes,
         "unpictured": rec.unpictured,
         "violation": violation,
+        "checks": rec.checks,
+        "consulted": rec.consulted,
     }
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     templates = "\n".join(f'<script type="application/gzip+base64" id="frame-{i}">{packed}</script>'
@@ -166,6 +188,7 @@ PAGE = """<!DOCTYPE html>
  <span id="counter" aria-live="polite"></span>
 </nav>
 <div id="timeline" title="rewrites (grey), decouplings (blue), steps without a picture (hatched), a violation (red)"><div id="cursor"></div></div>
+<div id="check-lanes"></div>
 </header>
 <main>
 <section id="graph-pane"><div id="graph"></div><p id="no-picture" hidden>no picture of the graph at this step: past --max-frames</p></section>
@@ -181,6 +204,7 @@ PAGE = """<!DOCTYPE html>
 <tr><th>rewriting flag</th><td id="flag"></td></tr>
 <tr><th>computation stack</th><td id="stack"></td></tr>
 <tr><th>box stack</th><td id="boxes"></td></tr>
+<tr id="checks-row" hidden><th>checks</th><td id="checks"></td></tr>
 </table>
 <h2>Program</h2>
 <pre id="source"></pre>
@@ -220,6 +244,10 @@ g.edge.token path{stroke:#e65100;stroke-width:4}
 g.edge.token polygon{fill:#e65100;stroke:#e65100}
 g.edge.token text{fill:#e65100;font-weight:bold}
 #violation{color:#c62828;font-weight:bold}
+#check-lanes canvas{display:block;width:100%;height:6px;margin-top:2px;background:#eee}
+#checks .held{color:#2e7d32}
+#checks .violated{color:#c62828;font-weight:bold}
+#checks .idle, #checks .sampled{color:#888}
 #rule-source{color:#555;font-size:.9em;margin-top:.2em}
 #rule-entry summary{cursor:pointer;color:#1565c0;font-size:.9em}
 #rule-text{white-space:pre-wrap;font-size:.85em;background:#f6f6f6;padding:.4em;border:1px solid #ddd}
@@ -323,8 +351,40 @@ function show(i){
   $("jump").value = String(at);
   $("cursor").style.left = (last ? 100 * at / last : 0) + "%";
   const v = data.violation;
+  showChecks(at);
   $("violation").hidden = !(v && v.step === at);
   if (v) $("violation").textContent = v.message;
+}
+function verdict(c, i){  // a check's verdict on step i's state
+  const v = data.violation;
+  if (v && v.step === i && v.check === data.checks[c]) return "violated";
+  if (!data.consulted) return "sampled";
+  return data.consulted[i].includes(c) ? "held" : "idle";
+}
+function showChecks(i){
+  $("checks-row").hidden = !data.checks.length;
+  const cell = $("checks"); cell.textContent = "";
+  data.checks.forEach((name, c) => {
+    const d = document.createElement("div"), kind = verdict(c, i);
+    d.className = kind; d.id = "check-" + name;
+    d.textContent = name + ": " + {held: "held", violated: "violated", idle: "not consulted after this step",
+      sampled: "sampled: looks after the first 64 changes of the graph, then at powers of two (not recorded per step)"}[kind];
+    cell.append(d);
+  });
+}
+function lanes(){  // one lane per check: where it was consulted and held (green), where violated (red)
+  data.checks.forEach((name, c) => {
+    const cv = document.createElement("canvas"); cv.width = 1000; cv.height = 1;
+    cv.title = name + ": green where it was consulted after the step and held" + (data.violation && data.violation.check === name ? ", red where violated" : "");
+    const g = cv.getContext("2d");
+    steps.forEach((s, i) => {
+      const kind = verdict(c, i);
+      if (kind === "idle" || kind === "sampled") return;
+      g.fillStyle = kind === "held" ? "#66bb6a" : "#c62828";
+      g.fillRect(Math.floor(last ? 999 * i / last : 0), 0, kind === "held" ? 1 : 4, 1);
+    });
+    $("check-lanes").append(cv);
+  });
 }
 function play(){
   if (timer){ clearInterval(timer); timer = null; $("play").textContent = "▶ play"; return; }
@@ -376,7 +436,7 @@ document.addEventListener("keydown", (e) => {
 $("outcome").textContent = data.status === "final" ? "final: value " + data.value + " after " + last + " transitions"
   : data.status + ": " + (data.reason || "");
 if (data.unpictured) $("outcome").textContent += "; " + data.unpictured + " graph-changing steps past --max-frames have no picture";
-rules(); marks();
+rules(); marks(); lanes();
 const start = new URLSearchParams(location.hash.slice(1)).get("step");
 show(data.violation && data.violation.step !== null ? data.violation.step : (start ? Number(start) : 0));
 })();

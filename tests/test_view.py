@@ -150,6 +150,11 @@ def test_a_violation_opens_at_its_step_in_a_real_browser(capsys, tmp_path, drive
     assert shown is False
     assert "stability" in driver.find_element("id", "violation").text
     assert driver.find_element("id", "rule").text == "rw.beta"
+    # each check's verdict: the step's row, and a lane on the timeline per check
+    assert driver.find_element("id", "check-stability").text == "stability: violated"
+    assert len(driver.find_elements("css selector", "#check-lanes canvas")) == 1
+    driver.execute_script("const j = document.getElementById('jump'); j.value = 0; j.dispatchEvent(new Event('change'))")
+    assert driver.find_element("id", "check-stability").text == "stability: held"  # its initial look
 
 
 def test_nodes_glide_only_where_graphviz_laid_the_graph_out_anew_in_a_real_browser(capsys, tmp_path, driver):
@@ -198,3 +203,25 @@ def test_the_same_run_gives_the_same_page(monkeypatch):
     first = goi.view(program, max_frames=5)
     monkeypatch.setattr(gzip.time, "time", lambda: 2_000_000_000.0)  # written at another moment
     assert goi.view(program, max_frames=5) == first
+
+
+def test_the_page_records_which_checks_were_consulted_at_each_step():
+    """With --check, each step records the checks consulted on its state: in exhaustive mode
+    every check looks at step 0, the same ones at every rewrite, and all at the last step (the
+    end of the run); sampled, none is claimed."""
+    from goi.reports.view import record
+
+    program = "let f @ p = {1} * {2} in f p"
+    full = record(program, 10_000, 2, checks=["all"], check_mode="exhaustive")
+    assert full.result.status == "final" and len(full.consulted) == len(full.steps)
+    assert full.consulted[0] == list(range(len(full.checks)))
+    # (the last step is looked at by every check, at the end of the run, too)
+    at_rewrites = {tuple(c) for c, s in zip(full.consulted[:-1], full.steps[:-1]) if s["kind"] == "rewrite"}
+    assert len(at_rewrites) == 1 and at_rewrites != {()}
+    assert full.consulted[-1] == list(range(len(full.checks)))
+    for i, name in enumerate(full.checks):  # a step is counted once per check, however often consulted
+        assert 1 <= sum(i in c for c in full.consulted) <= full.result.check_runs[name]
+    # sampled, a check is consulted after every rewrite but looks only at some (its schedule):
+    # no per-step verdict is claimed
+    sampled = record(program, 10_000, 2, checks=["stability"], check_mode="sampled")
+    assert sampled.checks == ["stability"] and sampled.consulted is None

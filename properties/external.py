@@ -157,8 +157,18 @@ def _number(x) -> Union[Fraction, str]:
     if isinstance(x, Fraction):
         return x
     if isinstance(x, str):
-        return x if x in NON_FINITE else Fraction(x.strip())
-    raise ValueError(f"not a number: {_as_written(x)}")
+        if x in NON_FINITE:
+            return x
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise Unreadable(f"{_as_written(x)} is not a number (expected a number, a string holding one or a rational "
+                     f'such as "1/3", or NaN/Infinity)')
+
+
+class Unreadable(ValueError):
+    """A part of an answer that is not what the protocol allows, described in goi's words."""
 
 
 def _as_written(x) -> str:
@@ -228,7 +238,8 @@ def parse_answer(stdout: str) -> Answer:
         try:
             return Answer("value", Fraction(text))
         except (ValueError, ZeroDivisionError):
-            return Answer("unparseable", message=f"not an answer: {text[:200]!r}")
+            return Answer("unparseable", message=f"not an answer (expected a JSON object with value, rejected or error, "
+                                                 f"or a bare number, rational, λ or vector): the implementation printed {text[:200]!r}")
     return answer_of(data, text)
 
 
@@ -238,19 +249,25 @@ def _json(text: str):
 
 
 def answer_of(data, text: str) -> Answer:
-    """The Answer a parsed JSON answer stands for (`text`, what was printed, for messages)."""
+    """The Answer a parsed JSON answer stands for (`text`, what was printed, for messages).
+    What cannot be read is `unparseable`, with what was expected and what came."""
+    came = f"the implementation printed {text[:200]!r}"
     try:
         if isinstance(data, dict):
             if "value" in data:
                 return Answer("value", _value(data["value"]))
             if "rejected" in data:
-                return Answer("rejected", message=str(data["rejected"]))
+                return Answer("rejected", message=_message(data["rejected"]))
             if "error" in data:
-                return Answer("error", message=str(data["error"]))
-            return Answer("unparseable", message=f"an object with none of value, rejected, error: {text[:200]!r}")
+                return Answer("error", message=_message(data["error"]))
+            return Answer("unparseable", message=f"an object with none of value, rejected, error: {came}")
         return Answer("value", _value(data))
-    except (ValueError, TypeError, ZeroDivisionError) as exc:
-        return Answer("unparseable", message=f"{exc}: {text[:200]!r}")
+    except Unreadable as exc:
+        return Answer("unparseable", message=f"not a value: {exc}: {came}")
+
+
+def _message(m) -> str:
+    return m if isinstance(m, str) else _as_written(m)
 
 
 def _value(v) -> Value:
@@ -258,8 +275,9 @@ def _value(v) -> Value:
         return v
     if isinstance(v, list):
         return tuple(_number(x) for x in v)
-    if isinstance(v, bool) or v is None:
-        raise ValueError(f"not a value: {v!r}")
+    if isinstance(v, (bool, dict)) or v is None:
+        raise Unreadable(f"{_as_written(v)} is not a value (expected a number, a rational such as \"1/3\", \"λ\", "
+                         "or a list of numbers)")
     return _number(v)
 
 

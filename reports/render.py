@@ -116,7 +116,8 @@ def never_fired_phrase(never: list) -> str:
 
 def shown_environment(env: dict) -> dict:
     """The environment as a reader needs it: no blank cells (a seed not given is Hypothesis'
-    own choice; the examples not given are the profile's)."""
+    own choice; the examples not given are the profile's; the commit is unknown outside a
+    git checkout, e.g. in an unpacked source archive)."""
     from goi.properties.profiles import CONFIGS
 
     shown = dict(env)
@@ -126,6 +127,8 @@ def shown_environment(env: dict) -> dict:
     if shown.get("examples") is None:
         profile = CONFIGS.get(env.get("profile") or "")
         shown["examples"] = f"{profile.examples} per property (the profile's)" if profile else "the profile's"
+    if not shown.get("commit"):
+        shown["commit"] = "unknown (not run from a git checkout)"
     return shown
 
 

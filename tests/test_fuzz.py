@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from goi.cli import main
@@ -81,6 +81,14 @@ def mutated(data, text: str) -> str:
     return text
 
 
+# goi's commands run Hypothesis themselves (equiv --terms searches contexts, the oracle draws
+# programs) on goi's deep stack, whose recursion limit is raised while they run and restored
+# after: nested in this test's own Hypothesis run, the inner run sees a limit it did not set
+# and declines to reset it (HypothesisWarning). The limit is goi's to restore, and it does.
+NESTED_HYPOTHESIS = pytest.mark.filterwarnings("ignore:The recursion limit will not be reset:hypothesis.errors.HypothesisWarning")
+
+
+@NESTED_HYPOTHESIS
 @settings(SETTINGS, max_examples=max(4, CONFIG.examples // 4))
 @given(st.sampled_from(EXAMPLES), st.data())
 def test_equiv_on_mutated_pairs(capsys, program, data):
@@ -94,11 +102,14 @@ def test_equiv_on_mutated_pairs(capsys, program, data):
         one_json_object(out)
 
 
+@NESTED_HYPOTHESIS
 @settings(SETTINGS, max_examples=max(2, CONFIG.examples // 20))
 @given(st.integers(0, 2**16), st.sampled_from(["oneshot", "lines"]))
+@example(1, "oneshot")  # the deep profile's failure: {"value": "wrong"} was described as Python's ValueError
 def test_oracle_against_a_hostile_implementation(capsys, seed, protocol):
     """tests/oracle_mocks/hostile.py answers each program with something absurd: every
-    answer is classified, goi ends with a report, never an internal error."""
+    answer is classified, goi ends with a report, never an internal error, and every
+    answer it cannot read is described in goi's words."""
     mock = Path(__file__).parent / "oracle_mocks" / "hostile.py"
     impl = f"{sys.executable} {mock}" + (" --lines" if protocol == "lines" else "")
     code = main(["oracle", "--impl", impl, "--protocol", protocol, "--json", "--seed", str(seed), "--max-programs", "6",
@@ -107,6 +118,8 @@ def test_oracle_against_a_hostile_implementation(capsys, seed, protocol):
     assert code in (exitcodes.OK, exitcodes.NOT_EQUIVALENT), (code, err[-3000:])  # NOT_EQUIVALENT: failures found
     data = one_json_object(out)
     assert data["schema"] == "goi.oracle/1" and "Fraction" not in out
+    for python in ("Invalid literal", "Traceback", "object has no attribute", "unsupported operand", "Expecting value"):
+        assert python not in out, python
 
 
 @pytest.fixture(scope="module")

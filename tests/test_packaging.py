@@ -142,3 +142,28 @@ def test_mypy_runs_on_the_checkout():
                           env={**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "no issues found" in proc.stdout
+
+
+def test_a_source_archive_without_git_runs_the_tests_that_read_the_checkout(tmp_path):
+    """An unpacked source archive has no .git: a report then says its commit is unknown (it
+    does not leave the cell blank), and the tests that read the tree or a report's
+    environment pass there as in a checkout. GIT_CEILING_DIRECTORIES keeps git from finding
+    a repository above the copy."""
+    source = tmp_path / "goi-src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", ".hypothesis",
+                                                                 ".pytest_cache", "__pycache__"))
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONPATH", None)
+    report = subprocess.run([sys.executable, "-m", "goi", "report", "--properties", "soundness", "--examples", "2",
+                             "--out", str(tmp_path / "report")], cwd=source, env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert report.returncode == 0, report.stderr[-2000:]
+    import json
+
+    data = json.loads((tmp_path / "report" / "report.json").read_text(encoding="utf-8"))
+    assert data["environment"]["commit"] is None  # the copy's goi ran (the checkout's would have found .git)
+    assert "unknown (not run from a git checkout)" in (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                            "tests/test_reports.py", "tests/test_docs.py"], cwd=source, env=env, capture_output=True,
+                           text=True, timeout=900)
+    assert tests.returncode == 0, tests.stdout[-3000:]

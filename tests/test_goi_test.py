@@ -68,3 +68,31 @@ def test_a_bad_expectation_is_an_error_named_where_it_is(tmp_path, capsys):
 def test_a_folder_with_no_programs_is_a_usage_error(tmp_path, capsys):
     assert main(["test", str(tmp_path)]) == exitcodes.USAGE
     assert "no .goi programs in" in capsys.readouterr().err
+
+
+PROGRAM = "let f @ p = {1} + 2 in f p\n"  # final, value 3, type F, parameters 1
+RIGHT = {"status": "final", "value": "3", "type": "F", "parameters": "1"}
+WRONG = {"status": "budget", "value": "4", "type": "F -> F", "parameters": "2"}
+
+
+def test_every_expectation_key_fails_when_the_result_differs_in_that_key_alone(tmp_path):
+    """Each result key is compared: the expectation right in every key but one fails, with
+    exactly that key named — inline and in a .expected file alike."""
+    for source in ("inline", "file"):
+        for key in RIGHT:
+            expectation = {**RIGHT, key: WRONG[key]}
+            if key == "status":
+                del expectation["value"]  # a value implies status final
+            folder = tmp_path / f"{source}-{key}"
+            folder.mkdir()
+            if source == "inline":
+                path = write(folder, "p.goi", PROGRAM + "".join(f"-- expect {k}: {v}\n" for k, v in expectation.items()))
+            else:
+                path = write(folder, "p.goi", PROGRAM)
+                write(folder, "p.expected", "".join(f"{k}: {v}\n" for k, v in expectation.items()))
+            (case,) = expected.check_paths([str(path)])
+            assert case.source == source and not case.passed, (source, key)
+            assert [k for k, _, _ in case.mismatches] == [key], (source, key, case.mismatches)
+            assert case.mismatches[0][1:] == (WRONG[key], RIGHT[key])
+    path = write(tmp_path, "right.goi", PROGRAM + "".join(f"-- expect {k}: {v}\n" for k, v in RIGHT.items()))
+    assert expected.check_paths([str(path)])[0].passed

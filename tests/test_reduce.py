@@ -1,0 +1,142 @@
+"""The structural reducer's claim (properties/reduce.py): a result it calls minimal is
+1-minimal — no single step of any kind (a subterm for a term, `0` for a term, `{0}` for a
+provisional constant, a closed `let` inlined, the annotations dropped) gives a smaller
+program that still fails. Checked by brute force, with the one-step neighbours enumerated
+here independently of the reducer's own `steps`, on failures that need provisional
+constants, lets, vector operations, decoupling values and a provisional constant inside a
+decoupling."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Callable, Optional
+
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+
+from goi import api
+from goi.generators.typed import programs
+from goi.properties.canonical import canonical_names
+from goi.properties.reduce import reduce
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+from goi.semantics.notation import render
+from goi.semantics.parser import parse
+from goi.semantics.types import F
+
+FIELDS = {S.Lam: ("body",), S.App: ("fun", "arg"), S.BinOp: ("left", "right"), S.Decouple: ("body",),
+          S.Let: ("bound", "body"), S.LetDecouple: ("bound", "body")}
+
+
+def children(t: S.Term) -> list:
+    return [getattr(t, f) for f in FIELDS.get(type(t), ())]
+
+
+def descendants(t: S.Term) -> list:
+    out = []
+    for c in children(t):
+        out += [c, *descendants(c)]
+    return out
+
+
+def free(t: S.Term) -> set:
+    if isinstance(t, S.Var):
+        return {t.name}
+    bound = {S.Lam: lambda: {t.var}, S.Let: lambda: {t.var}, S.Decouple: lambda: {t.f, t.x},
+             S.LetDecouple: lambda: {t.f, t.x}}.get(type(t), set)()
+    out = set()
+    for name, c in zip(FIELDS.get(type(t), ()), children(t)):
+        out |= free(c) if name == "bound" else free(c) - bound
+    return out
+
+
+def unannotated(t: S.Term) -> S.Term:
+    changes = {f: unannotated(getattr(t, f)) for f in FIELDS.get(type(t), ())}
+    if isinstance(t, (S.Lam, S.Let, S.Decouple, S.LetDecouple)):
+        changes["annot"] = None
+    if isinstance(t, (S.Decouple, S.LetDecouple)):
+        changes["name"] = None
+    return dataclasses.replace(t, **changes) if changes else t
+
+
+def neighbours(t: S.Term) -> list:
+    """Every term one step from `t`, whatever the step, at any place."""
+    here = [*descendants(t), S.Const(Fraction(0))]
+    if isinstance(t, S.Prov) and t.value != 0:
+        here.append(S.Prov(Fraction(0)))
+    if isinstance(t, S.Let) and not free(t.bound):
+        here.append(S.substitute(t.body, t.var, t.bound))
+    for name, c in zip(FIELDS.get(type(t), ()), children(t)):
+        here += [dataclasses.replace(t, **{name: n}) for n in neighbours(c)]
+    return here
+
+
+def text_of(t: S.Term) -> Optional[str]:
+    """As the oracle prints a candidate: a closed well-typed program of type F, else None."""
+    try:
+        judgement = api.judge(t)
+    except GoiError:
+        return None
+    return render(judgement, "paper") if judgement.type == F else None
+
+
+def smaller(a: tuple, b: tuple) -> bool:
+    return a < b
+
+
+def weight(t: S.Term, text: str) -> tuple:
+    return (len(descendants(t)) + 1, len(text))
+
+
+def check_one_minimal(term: S.Term, fails: Callable[[S.Term], bool]) -> str:
+    """Reduce a failing program; the result must still fail, be called minimal, have canonical
+    names, and no neighbour of any step may be a smaller failing program."""
+    keep = lambda text: fails(parse(text))  # noqa: E731
+    result = reduce(term, text_of, keep)
+    assert result.minimal and fails(result.term)
+    assert canonical_names(result.term) == result.term
+    for t in [*neighbours(result.term), unannotated(result.term)]:
+        candidate = text_of(t)
+        if candidate is not None and fails(parse(candidate)):
+            assert not smaller(weight(t, candidate), weight(result.term, result.text)), (result.text, candidate)
+    return result.text
+
+
+def has(kind, where=lambda n: True):
+    return lambda t: any(isinstance(n, kind) and where(n) for n in S.walk(t))
+
+
+NEEDS = {
+    "provisional constant": has(S.Prov),
+    "nonzero provisional constant": has(S.Prov, lambda n: n.value != 0),
+    "let": has(S.Let),
+    "vector operation": has(S.BinOp, lambda n: n.op in ("•", "⊞", "⊠")),
+    "decoupling value": has(S.Decouple),
+    "provisional constant in a model": has(S.LetDecouple, lambda n: has(S.Prov)(n.bound)),
+    "two provisional constants": lambda t: sum(isinstance(n, S.Prov) for n in S.walk(t)) >= 2,
+}
+SETTINGS = settings(max_examples=12, derandomize=True, database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("need", sorted(NEEDS))
+def test_the_reducer_is_one_minimal_by_brute_force(need):
+    fails = NEEDS[need]
+
+    @SETTINGS
+    @given(programs(max_depth=4))
+    @example(parse("let x = {-9} in let f @ p = {0.5} * x in f p + 7"))
+    @example(parse("let f @ p = let b = {-0.25} in b * b in (A(g, y). g (y ⊞ y)) ({2} + 3) * f (p ⊞ p) * (let z = 3 in z)"))
+    def reduced(term):
+        assume(fails(term))
+        check_one_minimal(term, fails)
+
+    reduced()
+
+
+def test_known_minimal_programs():
+    assert check_one_minimal(parse("let x = {-9} in x + 1"), NEEDS["provisional constant"]) == "{0}"
+    assert check_one_minimal(parse("3 * {0.5}"), NEEDS["nonzero provisional constant"]) == "{0.5}"  # no step makes it {1}
+    assert check_one_minimal(parse("let x = {-9} in x * {2}"), NEEDS["two provisional constants"]) == "{0} * {2}"
+    assert check_one_minimal(parse("let f @ p = {1} in p • p"), NEEDS["vector operation"]) == "let a @ p = 0 in p • p"

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from . import api
+from .files import MAX_INPUT_BYTES, read_text_path
 from .semantics.errors import GoiError, ParseError
 from .semantics.show import scalar
 from .semantics.show import to_text
@@ -110,7 +111,7 @@ def _field(key: Optional[str], value: str, where: str) -> tuple[str, str]:
     return key, value
 
 
-def read_expectation(path: str, text: str) -> tuple[dict, str]:
+def read_expectation(path: str, text: str, max_bytes: int = MAX_INPUT_BYTES) -> tuple[dict, str]:
     """(fields, where they were found: "inline", "file" or "none")."""
     inline = {}
     for number, line in enumerate(text.splitlines(), 1):
@@ -119,20 +120,19 @@ def read_expectation(path: str, text: str) -> tuple[dict, str]:
             key, value = _field(m.group(1), m.group(2), f"{path}:{number}")
             inline[key] = value
     side = expected_file(path)
-    if os.path.exists(side):
+    if os.path.lexists(side):
         if inline:
             raise ExpectationError(f"{path}: expectations both inline and in {side}; keep one")
         fields = {}
-        with open(side, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                line = line.strip()
-                if not line or line.startswith("#"):
-                    continue
-                key, sep, value = line.partition(":")
-                if not sep:
-                    raise ExpectationError(f"{side}:{number}: expected KEY: VALUE, found {line!r}")
-                key, value = _field(key.strip(), value.strip(), f"{side}:{number}")
-                fields[key] = value
+        for number, line in enumerate(read_text_path(side, max_bytes).splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, sep, value = line.partition(":")
+            if not sep:
+                raise ExpectationError(f"{side}:{number}: expected KEY: VALUE, found {line!r}")
+            key, value = _field(key.strip(), value.strip(), f"{side}:{number}")
+            fields[key] = value
         return fields, "file"
     return inline, "inline" if inline else "none"
 
@@ -153,11 +153,13 @@ def outcome(text: str, division: str = "total", max_steps: int = DEFAULT_MAX_STE
     return Outcome(fields)
 
 
-def check_file(path: str, update: bool = False) -> TestCase:
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+def check_file(path: str, update: bool = False, max_bytes: int = MAX_INPUT_BYTES) -> TestCase:
+    """One program against its expectation. The program and its expectation file are read
+    within bounds (goi/files.py): a file too large, a FIFO with no writer, text that is not
+    UTF-8 is a ReadError or BudgetError (the command stops there and says which file)."""
+    text = read_text_path(path, max_bytes)
     try:
-        expected, source = read_expectation(path, text)
+        expected, source = read_expectation(path, text, max_bytes)
     except ExpectationError as exc:
         return TestCase(path, {}, "none", error=str(exc))
     division = expected.get("division", "total")
@@ -172,7 +174,7 @@ def check_file(path: str, update: bool = False) -> TestCase:
             case.mismatches.append((key, wanted[key], got.fields.get(key, "-")))
     if update and not case.passed:
         write_expectation(path, text, source, expected, got)
-        return check_file(path)
+        return check_file(path, max_bytes=max_bytes)
     return case
 
 
@@ -197,6 +199,6 @@ def write_expectation(path: str, text: str, source: str, expected: dict, got: Ou
         handle.write("\n".join(kept).rstrip("\n") + "\n" + "\n".join(lines) + "\n")
 
 
-def check_paths(paths: Iterable[str], update: bool = False) -> list[TestCase]:
+def check_paths(paths: Iterable[str], update: bool = False, max_bytes: int = MAX_INPUT_BYTES) -> list[TestCase]:
     """Every program under `paths` against its expectation (goi test)."""
-    return [check_file(p, update) for p in program_files(paths)]
+    return [check_file(p, update, max_bytes) for p in program_files(paths)]

@@ -96,3 +96,85 @@ def test_every_expectation_key_fails_when_the_result_differs_in_that_key_alone(t
             assert case.mismatches[0][1:] == (WRONG[key], RIGHT[key])
     path = write(tmp_path, "right.goi", PROGRAM + "".join(f"-- expect {k}: {v}\n" for k, v in RIGHT.items()))
     assert expected.check_paths([str(path)])[0].passed
+
+
+# ---- bounded reads (goi/files.py) -------------------------------------------------------------
+
+import os  # noqa: E402
+import threading  # noqa: E402
+
+import pytest  # noqa: E402
+
+from goi import files  # noqa: E402
+
+needs_devices = pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"),
+                                   reason="/dev/zero and FIFOs (POSIX)")
+
+
+@pytest.fixture
+def short_silence(monkeypatch):
+    """A FIFO nobody writes to is given up after 0.2 s instead of 10: the verdict is the same
+    (no writer ever comes), only sooner."""
+    monkeypatch.setattr(files, "READ_TIMEOUT", 0.2)
+
+
+@needs_devices
+def test_goi_test_reads_a_program_or_an_expectation_that_is_dev_zero_within_its_bound(tmp_path, capsys):
+    (tmp_path / "a").mkdir()
+    os.symlink("/dev/zero", tmp_path / "a" / "zero.goi")
+    assert main(["test", str(tmp_path / "a")]) == exitcodes.BUDGET
+    assert f"{tmp_path / 'a' / 'zero.goi'} is larger than --max-input-bytes" in capsys.readouterr().err
+    (tmp_path / "b").mkdir()
+    write(tmp_path / "b", "p.goi", "1 + 2\n")
+    os.symlink("/dev/zero", tmp_path / "b" / "p.expected")
+    assert main(["test", str(tmp_path / "b"), "--max-input-bytes", "1000"]) == exitcodes.BUDGET
+    assert f"{tmp_path / 'b' / 'p.expected'} is larger than --max-input-bytes 1000" in capsys.readouterr().err
+
+
+@needs_devices
+def test_goi_test_gives_up_on_a_fifo_nobody_writes_to(tmp_path, capsys, short_silence):
+    (tmp_path / "a").mkdir()
+    os.mkfifo(tmp_path / "a" / "pipe.goi")
+    assert main(["test", str(tmp_path / "a")]) == exitcodes.BAD_INPUT
+    assert "pipe.goi: the FIFO (named pipe) gave no end of file within 0.2 s" in capsys.readouterr().err
+    (tmp_path / "b").mkdir()
+    write(tmp_path / "b", "p.goi", "1 + 2\n")
+    os.mkfifo(tmp_path / "b" / "p.expected")
+    assert main(["test", str(tmp_path / "b")]) == exitcodes.BAD_INPUT
+    assert "p.expected: the FIFO (named pipe) gave no end of file" in capsys.readouterr().err
+
+
+@needs_devices
+@pytest.mark.parametrize("argv", [["run"], ["typecheck"], ["view", "-o", "{out}"], ["report", "--from"],
+                                  ["equiv", "-e", "1"], ["oracle", "--impl", "true", "--replay"]])
+def test_every_command_that_reads_a_path_gives_up_on_a_silent_fifo(tmp_path, capsys, short_silence, argv):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    argv = [a.replace("{out}", str(tmp_path / "v.html")) for a in argv]
+    code = main([*argv, str(pipe)])
+    err = capsys.readouterr().err
+    assert code == exitcodes.BAD_INPUT, (code, err)
+    assert "the FIFO (named pipe) gave no end of file within 0.2 s" in err and "Traceback" not in err
+
+
+@needs_devices
+def test_a_fifo_that_is_written_to_is_read_to_its_end(tmp_path, capsys):
+    pipe = tmp_path / "pipe.goi"
+    os.mkfifo(pipe)
+
+    def writer():
+        with open(pipe, "w", encoding="utf-8") as handle:
+            handle.write("(λx. x + x) 21\n")
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert main(["run", str(pipe)]) == exitcodes.OK
+    finally:
+        thread.join()
+    assert capsys.readouterr().out.startswith("value: 42")
+
+
+def test_a_directory_is_refused_by_name(tmp_path, capsys):
+    assert main(["run", str(tmp_path)]) == exitcodes.BAD_INPUT
+    assert f"cannot read {tmp_path}: it is a directory" in capsys.readouterr().err

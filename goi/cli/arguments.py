@@ -7,9 +7,8 @@ import argparse
 from fractions import Fraction
 from typing import NoReturn
 
+from ..files import MAX_INPUT_BYTES  # noqa: F401  (the one default, goi/files.py; the commands import it from here)
 from .errors import UsageError
-
-MAX_INPUT_BYTES = 16 * 1024 * 1024
 
 
 class ArgumentParser(argparse.ArgumentParser):

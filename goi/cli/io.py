@@ -10,6 +10,7 @@ import sys
 import tempfile
 from typing import Optional
 
+from ..files import decode, read_text_path
 from ..semantics.errors import BudgetError, ReadError
 from ..semantics.rules import REGISTRY
 from ..semantics.show import step_to_json
@@ -62,14 +63,6 @@ def error_payload(command: Optional[str], error: dict) -> dict:
 
 # ---- reading programs ---------------------------------------------------------------------
 
-def decode(data: bytes, name: str) -> str:
-    """Program bytes as text: UTF-8, a byte-order mark accepted."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ReadError(f"cannot read {name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-
-
 def _bounded(data, limit: int, name: str):
     if len(data) > limit:
         raise BudgetError(f"{name} is larger than --max-input-bytes {limit}", limit="input")
@@ -101,11 +94,7 @@ def read_file(name: str, limit: int) -> tuple[str, str]:
         if buffer is None:
             return _bounded(stdin.read(limit + 1), limit, "standard input"), "<stdin>"
         return decode(_bounded(buffer.read(limit + 1), limit, "standard input"), "<stdin>"), "<stdin>"
-    try:
-        with open(name, "rb") as handle:
-            return decode(_bounded(handle.read(limit + 1), limit, name), name), name
-    except OSError as exc:
-        raise ReadError(f"cannot read {name}: {exc.strerror}") from None
+    return read_text_path(name, limit), name  # bounded, and never blocked for good (goi/files.py)
 
 
 # ---- folders goi writes into -----------------------------------------------------------

@@ -1,7 +1,7 @@
 """`goi test PATH…`: programs checked against the expected results kept with them
 (goi/expected.py; docs/CLI.md, `goi test`).
 
-    goi test PATH ... [--update] [--json]
+    goi test PATH ... [--update] [--json] [--max-input-bytes N]
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .. import exitcodes
 from ..io import say, schema, write_json
 from . import command
 from ...semantics.errors import ReadError
+from ..arguments import add_input_limit
 from ..errors import UsageError
 
 
@@ -28,11 +29,11 @@ def run(args, _source, out) -> int:
     if not files:
         raise UsageError(f"no .goi programs in {', '.join(args.paths)}")
     cases = []
-    for path in files:
+    for path in files:  # read within bounds (goi/files.py): too large, a silent FIFO or not UTF-8 stops here, named
         try:
-            cases.append(expected.check_file(path, args.update))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+            cases.append(expected.check_file(path, args.update, args.max_input_bytes))
+        except OSError as exc:  # --update writing
+            raise ReadError(f"cannot write {path}: {exc.strerror}") from None
     seconds = time.perf_counter() - started
     passed = sum(c.passed for c in cases)
     errors = sum(c.errored for c in cases)
@@ -77,6 +78,7 @@ def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help=".goi programs, or folders holding them")
     p.add_argument("--update", action="store_true", help="write what each failing program does now as its expectation")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    add_input_limit(p)  # programs and expectation files alike
 
 
 COMMAND = command("test", order=90, help="check programs against the expected results kept with them",

@@ -1,0 +1,108 @@
+"""Reading a file that someone named, within bounds: at most `limit` bytes, and never blocked
+for good. Every path goi reads for its user goes through `read_path` (`goi run FILE`,
+`goi test`'s programs and expectations, `goi equiv`, `goi report --from`, `goi oracle
+--replay`).
+
+A regular file is read up to `limit + 1` bytes (one more than allowed tells that it is too
+large: `/dev/zero`, or a link to it, stops at once). Anything else that can be opened — a
+FIFO, a character device, a terminal — is read without blocking: it must come to its end
+within `limit` bytes and `timeout` seconds of silence, else the read stops with an error
+that says which (a FIFO no one writes to is refused after `timeout` seconds instead of
+waiting forever). A directory is refused."""
+
+from __future__ import annotations
+
+import os
+import select
+import stat
+import time
+
+from .semantics.errors import BudgetError, ReadError
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # the default bound of a program file
+READ_TIMEOUT = 10.0  # seconds a FIFO or device may stay silent before the read gives up
+
+
+def read_path(path: str, limit: int, option: str = "--max-input-bytes", timeout: float | None = None) -> bytes:
+    """The bytes of the file at `path`, at most `limit` of them (BudgetError past that, naming
+    `option`); ReadError for what cannot be read (a directory, a silent FIFO, an OS error)."""
+    timeout = READ_TIMEOUT if timeout is None else timeout
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ReadError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ReadError(f"cannot read {path}: it is a directory")
+        if stat.S_ISREG(mode):
+            os.set_blocking(fd, True)
+            data = _read_regular(fd, limit)
+        else:
+            data = _read_stream(fd, path, limit, timeout, _what(mode))
+    except OSError as exc:
+        raise ReadError(f"cannot read {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise BudgetError(f"{path} is larger than {option} {limit}", limit="input")
+    return data
+
+
+def read_text_path(path: str, limit: int, option: str = "--max-input-bytes", timeout: float | None = None) -> str:
+    """`read_path`'s bytes as text: UTF-8, a byte-order mark accepted."""
+    return decode(read_path(path, limit, option, timeout), path)
+
+
+def decode(data: bytes, name: str) -> str:
+    """Program bytes as text: UTF-8, a byte-order mark accepted."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReadError(f"cannot read {name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def _read_regular(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_stream(fd: int, path: str, limit: int, timeout: float, what: str) -> bytes:
+    """A FIFO or device: read as it comes, up to its end, `limit + 1` bytes, or `timeout`
+    seconds without a byte."""
+    chunks, size = [], 0
+    deadline = time.monotonic() + timeout
+    while size <= limit:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ReadError(f"cannot read {path}: {what} gave no end of file within {timeout:g} s "
+                            "(goi reads a program to its end; nothing is writing to it?)")
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        deadline = time.monotonic() + timeout
+    return b"".join(chunks)
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "the FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "the character device"
+    if stat.S_ISSOCK(mode):
+        return "the socket"
+    return "the special file"

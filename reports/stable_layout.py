@@ -36,6 +36,9 @@ GAP = 12.0  # points kept free around a node
 MARGIN = 8.0  # points between a box and what it holds (dot's cluster margin)
 LABEL = 25.5  # points below a box's nodes for its label ("box N"), where dot puts it with rankdir=BT
 LAYOUT = {"splines": "line", "mclimit": "0.1"}  # dot's options: straight links, fewer crossing-minimising passes (a third cheaper)
+# where dot's layout with LAYOUT draws a node inside a box it is not in (dot reports
+# "trouble in init_rank" on some nested clusters), it lays the graph out again with newrank
+LAYOUTS = (LAYOUT, {**LAYOUT, "newrank": "true"})
 LINK_LABELS_UP_TO = 150  # links drawn with their labels up to this many; beyond, a link's label is its tooltip
 PAD = 72.0  # points of room left around dot's layout, for nodes later pictures add
 NUDGES = 8  # boxes or nodes moved aside, at most, before dot lays the graph out anew
@@ -54,7 +57,7 @@ class StableLayout:
     placed: set = field(default_factory=set)  # nodes shown that were placed here, not by dot
     laid_out: int = 0  # nodes dot last laid out
     why: Optional[str] = None  # why dot laid out the last picture (None: positions kept)
-    moved: int = 0  # nodes the last picture moved aside, with their box or out of one (dot did not lay it out)
+    moved_nodes: set = field(default_factory=set)  # names of the nodes the last picture moved aside, with their box or out of one
     frame: tuple = (0.0, 0.0)  # where Graphviz put the positions' origin on the page (x shift, top)
 
     def draw(self, graph) -> tuple[str, bool]:
@@ -69,7 +72,7 @@ class StableLayout:
         self.placed &= alive
         new = [n for n in names if n not in self.positions]
         boxes: dict = {}
-        self.moved = 0
+        self.moved_nodes = set()
         self.why = self._why_anew(graph, links, names, new, boxes)
         labels = len(links) <= LINK_LABELS_UP_TO
         if self.why is None:
@@ -78,8 +81,12 @@ class StableLayout:
             if drawing is None:
                 self.why = "the graph grew past the picture's left or upper edge"
         if self.why is not None:
-            self._lay_out(pgv.AGraph(string="\n".join(dot_lines(graph, link_labels=labels))), names)
-            self._measure(_boxes_in_order(graph), boxes)
+            order = _boxes_in_order(graph)
+            for options in LAYOUTS:  # dot's clusters can come out wrong ("trouble in init_rank"): newrank then
+                self._lay_out(pgv.AGraph(string="\n".join(dot_lines(graph, link_labels=labels))), names, options)
+                self._measure(order, boxes)
+                if self._misleads(graph, order, boxes) is None:
+                    break
             drawing = self._drawing(graph, boxes, labels, anew=True)
         return svg_text(drawing.draw(format="svg")), self.why is not None
 
@@ -91,14 +98,16 @@ class StableLayout:
         place = Placement(self.positions, boxes, self.bounds, LABEL)
         drawing = require("pygraphviz").AGraph(string="\n".join(dot_lines(graph, place=place, link_labels=labels)))
         drawing.layout(prog="nop2")
-        # Graphviz moves the drawing so that its bounding box starts at (0, 0); the invisible
-        # corner at the given lower left shows by how much. A node's place on the page is
-        # (x + dx, top - y): both must stay as the last layout by dot left them.
+        # Graphviz may move the positions given (the invisible corner at the given lower left
+        # shows by how much: dx, dy), and the page shows the drawing from its bounding box.
+        # The drawing starts at its bounding box's left edge x0, so a node's place on the page
+        # is (x + dx - x0, top - y): a node moved aside past the left edge moves x0, and with
+        # it every node on the page, though no position changed.
         gx0, _gy0, _gx1, gy1 = self.bounds
         cx, cy = (float(v) for v in drawing.get_node("corner0").attr["pos"].split(",")[:2])
         dx, dy = cx - gx0, cy - place.bounds[1]
-        _x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
-        frame = (dx, y1 - dy)
+        x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
+        frame = (dx - x0, y1 - dy)
         if anew:
             self.frame = frame
         elif max(abs(frame[0] - self.frame[0]), abs(frame[1] - self.frame[1])) > 0.5:  # Graphviz rounds: half a point
@@ -120,6 +129,12 @@ class StableLayout:
         return self._box_around(graph, boxes)
 
     @property
+    def moved(self) -> int:
+        """How many nodes the last picture moved aside (dot did not lay it out): every other
+        node that was in the picture before is where it was."""
+        return len(self.moved_nodes)
+
+    @property
     def note(self) -> str:
         """What the last picture did with the positions, for people."""
         if self.why is not None:
@@ -130,9 +145,9 @@ class StableLayout:
 
     # ---- dot's layout
 
-    def _lay_out(self, drawing, names) -> None:
+    def _lay_out(self, drawing, names, options: dict = LAYOUT) -> None:
         """dot's positions, with room of PAD around them for the nodes later pictures add."""
-        drawing.graph_attr.update(LAYOUT)
+        drawing.graph_attr.update(options)
         drawing.layout(prog="dot")
         self.positions, self.sizes = {}, {}
         for name in names:
@@ -203,19 +218,28 @@ class StableLayout:
         then tell the truth; else what would mislead: boxes still overlapping, or a node
         drawn inside a box it is not in. Iterative: boxes nest as deep as the program."""
         order = _boxes_in_order(graph)
-        families = [sorted(graph.top_boxes, key=_ID)] + [sorted(box.children, key=_ID) for box in order]
         for _round in range(NUDGES + 1):
             self._measure(order, boxes)
-            clash = next(((a, b) for siblings in families for i, a in enumerate(siblings) for b in siblings[i + 1:]
-                          if _overlap(boxes[a.id], boxes[b.id])), None)
-            if clash is not None:
-                self._move_aside(graph, *clash, boxes)
-                continue
-            intruder = self._intruder(graph, order, boxes)
-            if intruder is None:
+            wrong = self._misleads(graph, order, boxes)
+            if wrong is None:
                 return None
-            self._move_out(*intruder)
+            if wrong[0] == "overlap":
+                self._move_aside(graph, *wrong[1:], boxes)
+            else:
+                self._move_out(*wrong[1:])
         return "boxes would overlap, or a node be drawn inside a box it is not in"
+
+    def _misleads(self, graph, order: list, boxes: dict) -> Optional[tuple]:
+        """What in the measured `boxes` would mislead: ("overlap", box, box) for two sibling
+        boxes that overlap, ("intruder", node, its box's bounding box) for a node drawn inside
+        a box it is not in; None when the picture tells the truth."""
+        families = [sorted(graph.top_boxes, key=_ID)] + [sorted(box.children, key=_ID) for box in order]
+        clash = next(((a, b) for siblings in families for i, a in enumerate(siblings) for b in siblings[i + 1:]
+                      if _overlap(boxes[a.id], boxes[b.id])), None)
+        if clash is not None:
+            return ("overlap", *clash)
+        intruder = self._intruder(graph, order, boxes)
+        return None if intruder is None else ("intruder", *intruder)
 
     def _measure(self, order: list, boxes: dict) -> None:
         boxes.clear()
@@ -235,24 +259,27 @@ class StableLayout:
         r, m = boxes[still.id], boxes[moving.id]
         right, left = r[2] - m[0] + GAP, m[2] - r[0] + GAP  # the shift that clears it, either way
         dx = right if right <= left else -left
-        self.moved += len(inside[moving])
         for node in inside[moving]:
+            self.moved_nodes.add(node_name(node))
             x, y = self.positions[node_name(node)]
             self.positions[node_name(node)] = (x + dx, y)
             self.placed.add(node_name(node))
 
     def _intruder(self, graph, order: list, boxes: dict) -> Optional[tuple]:
-        """(a node drawn inside a box it is not in, that box's bounding box), if any."""
+        """(a node drawn inside a box it is not in, that box's bounding box), if any. A node
+        is drawn inside a box when any part of it is (not only its centre: a node straddling
+        a box's edge reads as in it)."""
         by_x = sorted((x, y, node) for node, (x, y) in self.positions.items())
         xs = [p[0] for p in by_x]
+        reach = max((self._size(node)[0] for node in self.positions), default=0.0) / 2
         for box in order:
-            x0, y0, x1, y1 = boxes[box.id]
+            bx = boxes[box.id]
             held = None
-            for x, y, node in by_x[bisect.bisect_right(xs, x0):bisect.bisect_left(xs, x1)]:
-                if y0 < y < y1:
+            for x, y, node in by_x[bisect.bisect_right(xs, bx[0] - reach):bisect.bisect_left(xs, bx[2] + reach)]:
+                if _overlap(_rect((x, y), self._size(node)), bx):
                     held = held if held is not None else {node_name(n) for n in graph.contents(box)[0]}
                     if node not in held:
-                        return node, boxes[box.id]
+                        return node, bx
         return None
 
     def _move_out(self, name: str, box: tuple) -> None:
@@ -262,7 +289,7 @@ class StableLayout:
         left, right = box[0] - half, box[2] + half
         self.positions[name] = (left if x - left <= right - x else right, y)
         self.placed.add(name)
-        self.moved += 1
+        self.moved_nodes.add(name)
 
 
 _ID = attrgetter("id")

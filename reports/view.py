@@ -20,6 +20,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 DEFAULT_MAX_FRAMES = 60
+# Steps recorded in full, at most: the page stays under about 20 MB and opens in seconds
+# whatever the run's length (a step is about 220 bytes of the page). Past the budget the
+# steps are counted, not recorded — by rule, with the graph-changing ones — and the final
+# state is recorded again; the timeline shows the stretch not recorded.
+DEFAULT_MAX_RECORDED_STEPS = 50_000
+MAX_RECORDED_BYTES = 12 * 1024 * 1024  # the recorded steps' stacks and box stacks, at most (a step's stack can be long)
 
 
 @dataclass
@@ -37,11 +43,17 @@ class Recording:
     # when sampled (a sampled check is consulted after every rewrite but looks only at some)
     consulted: Optional[list] = None
     result: object = None
+    # the steps past the recording budget: None when every step is recorded, else
+    # {"first": n, "last": n, "count": k, "rules": {rule: count}, "graph_changes": k, "why": text}
+    unrecorded: Optional[dict] = None
 
 
-def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: str = "", **options) -> Recording:
+def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: str = "",
+           max_recorded_steps: int = DEFAULT_MAX_RECORDED_STEPS, **options) -> Recording:
     """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
-    record what the page shows; `text` is the program's text the source spans point into."""
+    record what the page shows; `text` is the program's text the source spans point into.
+    At most `max_recorded_steps` steps (and MAX_RECORDED_BYTES of stacks) are recorded in
+    full; the rest are summarised in `unrecorded`, and the final state is recorded last."""
     from goi import execution as api
     from goi.semantics import show
     from goi.semantics.machine import source_span
@@ -95,14 +107,48 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
     def runs() -> tuple:
         return tuple(monitor.runs[name] for name in rec.checks) if monitor is not None else ()
 
+    budget = {"bytes": 0}
+    gap: dict = {}  # the steps not recorded, summarised
+
     def step(number: int, rule: Optional[str]) -> None:
-        rec.steps.append(state(number, rule))
+        if gap:
+            _count(number, rule)
+            return
+        if len(rec.steps) >= max_recorded_steps or budget["bytes"] > MAX_RECORDED_BYTES:
+            why = (f"more than {max_recorded_steps} steps" if len(rec.steps) >= max_recorded_steps
+                   else f"the stacks recorded reached {MAX_RECORDED_BYTES} bytes")
+            gap.update(first=number, last=number, count=0, rules={}, graph_changes=0, why=why,
+                       version=machine.graph.version)
+            _count(number, rule)
+            return
+        s = state(number, rule)
+        budget["bytes"] += len(s["stack"]) + len(s["boxes"])
+        rec.steps.append(s)
         consulted_so_far.append(runs())
+
+    def _count(number: int, rule: Optional[str]) -> None:
+        gap["last"], gap["final_rule"] = number, rule
+        gap["count"] += 1
+        gap["rules"][rule] = gap["rules"].get(rule, 0) + 1
+        version = machine.graph.version
+        if version != gap["version"]:
+            gap["graph_changes"] += 1
+            gap["version"] = version
 
     step(0, None)
     # recorded before the checks look (they are called after it): a violating state is on the page
     machine.after.insert(0, lambda m, rule_id, redex: step(m.steps, rule_id))
     rec.result = execution.run(max_steps)
+    if gap:  # the final state: recorded in full after the stretch that was only counted
+        final_rule = gap.pop("final_rule")
+        gap["count"] -= 1
+        gap["rules"][final_rule] -= 1
+        gap["last"] -= 1
+        gap["rules"] = {r: n for r, n in sorted(gap["rules"].items()) if n}
+        del gap["version"]
+        rec.unrecorded = gap if gap["count"] else None
+        rec.steps.append(state(machine.steps, final_rule))
+        consulted_so_far.append(runs())
     # a step's state was seen by the checks consulted between it and the next step (the last
     # step's: until the run ended, their final looks; step 0's: their initial looks)
     consulted_so_far.append(runs())
@@ -137,7 +183,7 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
     violation = None
     if result is not None and result.violation is not None:
         v = result.violation
-        step = None if v.step is None else min(v.step, len(rec.steps) - 1)
+        step = None if v.step is None else min(v.step, rec.steps[-1]["n"])  # a step number (the page finds its row)
         violation = {"check": v.check, "step": step, "message": v.describe()}
     data = {
         "program": rec.program,
@@ -149,6 +195,7 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
         "frames": len(rec.frames),
         "notes": rec.notes,
         "unpictured": rec.unpictured,
+        "unrecorded": rec.unrecorded,
         "violation": violation,
         "checks": rec.checks,
         "consulted": rec.consulted,
@@ -232,6 +279,7 @@ nav button{font:inherit;margin:.1em}
 #timeline .mark.decouple{background:#1565c0;width:3px}
 #timeline .mark.nopic{background:repeating-linear-gradient(45deg,#bbb,#bbb 2px,#eee 2px,#eee 4px);height:8px;top:10px}
 #timeline .mark.violation{background:#c62828;width:3px}
+#timeline .unrecorded{position:absolute;top:0;height:18px;background:repeating-linear-gradient(-45deg,#d7ccc8,#d7ccc8 3px,#efebe9 3px,#efebe9 6px)}
 #cursor{position:absolute;top:-2px;width:2px;height:22px;background:#e65100}
 main{display:flex;gap:1em;padding:.8em}
 #graph-pane{flex:3;overflow:auto;border:1px solid #ddd;min-height:60vh}
@@ -258,7 +306,13 @@ SCRIPT = r"""
 (function(){
 "use strict";
 const data = JSON.parse(document.getElementById("goi-data").textContent);
-const steps = data.steps, last = steps.length - 1;
+const steps = data.steps, last = steps.length - 1, total = steps[last].n;  // indexes of recorded steps; step numbers
+function indexOf(n){  // the recorded step at or before step number n
+  let lo = 0, hi = last;
+  while (lo < hi){ const mid = (lo + hi + 1) >> 1; if (steps[mid].n <= n) lo = mid; else hi = mid - 1; }
+  return lo;
+}
+const place = (n) => (total ? 100 * n / total : 0) + "%";
 const $ = (id) => document.getElementById(id);
 let at = 0, shownFrame = -1, timer = null;
 const unpacked = new Map();  // frame -> Promise of its SVG text
@@ -332,8 +386,8 @@ function show(i){
   showFrame(s.frame).then(() => { if (at === shown) { highlight(s); document.body.dataset.ready = String(shown); } });
   highlight(s);
   showSource(s);
-  $("counter").textContent = "step " + at + " / " + last;
-  $("step").textContent = String(at);
+  $("counter").textContent = "step " + s.n + " / " + total;
+  $("step").textContent = String(s.n);
   const r = s.rule ? data.rules[s.rule] : null;
   $("rule").textContent = s.rule || "(initial state)";
   $("rule-kind").textContent = r ? "(" + r.kind + ")" : "";
@@ -348,16 +402,16 @@ function show(i){
   $("flag").textContent = s.flag;
   $("stack").textContent = s.stack;
   $("boxes").textContent = s.boxes;
-  $("jump").value = String(at);
-  $("cursor").style.left = (last ? 100 * at / last : 0) + "%";
+  $("jump").value = String(s.n);
+  $("cursor").style.left = place(s.n);
   const v = data.violation;
   showChecks(at);
-  $("violation").hidden = !(v && v.step === at);
+  $("violation").hidden = !(v && v.step === s.n);
   if (v) $("violation").textContent = v.message;
 }
 function verdict(c, i){  // a check's verdict on step i's state
   const v = data.violation;
-  if (v && v.step === i && v.check === data.checks[c]) return "violated";
+  if (v && v.step === steps[i].n && v.check === data.checks[c]) return "violated";
   if (!data.consulted) return "sampled";
   return data.consulted[i].includes(c) ? "held" : "idle";
 }
@@ -381,7 +435,7 @@ function lanes(){  // one lane per check: where it was consulted and held (green
       const kind = verdict(c, i);
       if (kind === "idle" || kind === "sampled") return;
       g.fillStyle = kind === "held" ? "#66bb6a" : "#c62828";
-      g.fillRect(Math.floor(last ? 999 * i / last : 0), 0, kind === "held" ? 1 : 4, 1);
+      g.fillRect(Math.floor(total ? 999 * s.n / total : 0), 0, kind === "held" ? 1 : 4, 1);
     });
     $("check-lanes").append(cv);
   });
@@ -394,13 +448,22 @@ function play(){
 function marks(){
   const tl = $("timeline");
   const add = (i, cls) => { const d = document.createElement("div"); d.className = "mark " + cls;
-    d.style.left = (last ? 100 * i / last : 0) + "%"; d.title = "step " + i + (steps[i].rule ? ": " + steps[i].rule : ""); tl.append(d); };
+    d.style.left = place(steps[i].n); d.title = "step " + steps[i].n + (steps[i].rule ? ": " + steps[i].rule : ""); tl.append(d); };
   steps.forEach((s, i) => {
     if (s.kind === "rewrite") add(i, s.decouple ? "decouple" : "rewrite");
     if (s.frame === null) add(i, "nopic");
   });
-  if (data.violation && data.violation.step !== null) add(data.violation.step, "violation");
-  tl.addEventListener("click", (e) => { const r = tl.getBoundingClientRect(); show(Math.round(last * (e.clientX - r.left) / r.width)); });
+  if (data.violation && data.violation.step !== null) add(indexOf(data.violation.step), "violation");
+  const u = data.unrecorded;
+  if (u){  // the stretch counted, not recorded: a band on the timeline that says so
+    const d = document.createElement("div"); d.className = "unrecorded"; d.id = "unrecorded";
+    d.style.left = place(u.first); d.style.width = (total ? 100 * (u.last - u.first + 1) / total : 0) + "%";
+    d.title = "steps " + u.first + "–" + u.last + " not recorded (" + u.why + "): " + u.count + " transitions, "
+      + u.graph_changes + " of them changing the graph; by rule: "
+      + Object.entries(u.rules).map(([r, n]) => r + " " + n).join(", ");
+    tl.append(d);
+  }
+  tl.addEventListener("click", (e) => { const r = tl.getBoundingClientRect(); show(indexOf(Math.round(total * (e.clientX - r.left) / r.width))); });
 }
 function rules(){
   const sel = $("rule-select");
@@ -415,7 +478,7 @@ $("next-rewrite").onclick = () => show(find(at, 1, (s) => s.kind === "rewrite"))
 $("prev-rewrite").onclick = () => show(find(at, -1, (s) => s.kind === "rewrite"));
 $("next-decouple").onclick = () => show(find(at, 1, (s) => s.decouple));
 $("next-rule").onclick = () => show(find(at, 1, (s) => s.rule === $("rule-select").value));
-$("jump").onchange = () => show(Number($("jump").value));
+$("jump").onchange = () => show(indexOf(Number($("jump").value)));
 $("speed").oninput = () => { $("speed-out").textContent = $("speed").value; if (timer){ play(); play(); } };
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
@@ -433,11 +496,17 @@ document.addEventListener("keydown", (e) => {
   else return;
   e.preventDefault();
 });
-$("outcome").textContent = data.status === "final" ? "final: value " + data.value + " after " + last + " transitions"
+$("outcome").textContent = data.status === "final" ? "final: value " + data.value + " after " + total + " transitions"
   : data.status + ": " + (data.reason || "");
 if (data.unpictured) $("outcome").textContent += "; " + data.unpictured + " graph-changing steps past --max-frames have no picture";
+if (data.unrecorded){
+  const u = data.unrecorded;
+  $("outcome").textContent += "; steps " + u.first + " to " + u.last + " are not recorded (" + u.why + ", --max-recorded-steps): "
+    + u.count + " transitions (" + u.graph_changes + " changing the graph) counted by rule: "
+    + Object.entries(u.rules).map(([r, n]) => r + " " + n).join(", ") + "; the final state is step " + total;
+}
 rules(); marks(); lanes();
 const start = new URLSearchParams(location.hash.slice(1)).get("step");
-show(data.violation && data.violation.step !== null ? data.violation.step : (start ? Number(start) : 0));
+show(data.violation && data.violation.step !== null ? indexOf(data.violation.step) : (start ? indexOf(Number(start)) : 0));
 })();
 """

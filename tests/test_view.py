@@ -225,3 +225,55 @@ def test_the_page_records_which_checks_were_consulted_at_each_step():
     # no per-step verdict is claimed
     sampled = record(program, 10_000, 2, checks=["stability"], check_mode="sampled")
     assert sampled.checks == ["stability"] and sampled.consulted is None
+
+
+LONG = "let d = λf. λx. f (f x) in d (d (d (λx. x + 1))) 0"  # a few hundred steps
+
+
+def test_a_long_run_is_recorded_up_to_its_budget_and_the_rest_counted_never_dropped(capsys, tmp_path):
+    """The page grows with the pictures and the recording budget, not with the run: past
+    --max-recorded-steps the steps are counted by rule (with the graph-changing ones) and the
+    final state is recorded; every transition is in one or the other."""
+    from goi.reports.view import record, to_html
+
+    trace = _trace(capsys, "-e", LONG)
+    rec = record(LONG, 1_000_000, 5, text=LONG, max_recorded_steps=40)
+    assert [s["n"] for s in rec.steps] == list(range(40)) + [len(trace)]
+    assert [s["rule"] for s in rec.steps[1:40]] == [t["rule"] for t in trace[:39]]
+    gap = rec.unrecorded
+    assert (gap["first"], gap["last"], gap["count"]) == (40, len(trace) - 1, len(trace) - 40)
+    counted = {}
+    for t in trace[39:-1]:
+        counted[t["rule"]] = counted.get(t["rule"], 0) + 1
+    assert gap["rules"] == counted and 0 < gap["graph_changes"] <= gap["count"]
+    assert rec.steps[-1]["rule"] == trace[-1]["rule"] and rec.steps[-1]["stack"]
+    whole = record(LONG, 1_000_000, 5, text=LONG)
+    assert whole.unrecorded is None and len(whole.steps) == len(trace) + 1
+    assert len(to_html(rec)) < len(to_html(whole))
+    page, data = _view(capsys, tmp_path, "--max-recorded-steps", "40", "-e", LONG)
+    from test_cli_contract import validate
+
+    validate(data)
+    assert (data["steps"], data["recorded"], data["unrecorded"]) == (len(trace), 41, len(trace) - 40)
+
+
+def test_the_steps_not_recorded_are_on_the_timeline_in_a_real_browser(capsys, tmp_path, driver):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    trace = _trace(capsys, "-e", LONG)
+    page, _data = _view(capsys, tmp_path, "--max-recorded-steps", "40", "-e", LONG)
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    band = driver.find_element(By.ID, "unrecorded")
+    assert f"steps 40–{len(trace) - 1} not recorded" in band.get_attribute("title")
+    assert f"{len(trace) - 40} transitions" in band.get_attribute("title")
+    outcome = driver.find_element(By.ID, "outcome").text
+    assert f"steps 40 to {len(trace) - 1} are not recorded" in outcome and f"the final state is step {len(trace)}" in outcome
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert _settled(driver, 40)["counter"] == f"step {len(trace)} / {len(trace)}"  # the 41st row: the final state
+    body.send_keys(Keys.ARROW_LEFT)
+    assert _settled(driver, 39)["counter"] == f"step 39 / {len(trace)}"
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []

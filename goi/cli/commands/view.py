@@ -17,6 +17,9 @@ def add_arguments(p) -> None:
                    "with .html, or goi-view.html)")
     p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
                    help="pictures of the graph at most (default 60); later rewrites are marked on the timeline")
+    p.add_argument("--max-recorded-steps", type=non_negative_int, default=None, metavar="N",
+                   help="steps recorded in full at most (default 50000, which keeps the page under about 20 MB); "
+                        "the rest are counted by rule, shown on the timeline, and the final state is recorded")
     add_machine_options(p)
 
 
@@ -31,7 +34,7 @@ def _output(args) -> str:
 def run(args, source: str, out) -> int:
     from ... import api
     from ...reports.pictures import MissingExtra
-    from ...reports.view import DEFAULT_MAX_FRAMES, record, write
+    from ...reports.view import DEFAULT_MAX_FRAMES, DEFAULT_MAX_RECORDED_STEPS, record, write
     from ...semantics.errors import ReadError
 
     path = _output(args)
@@ -40,7 +43,8 @@ def run(args, source: str, out) -> int:
     judgement = api.check(source)
     try:
         rec = record(judgement, args.max_steps, DEFAULT_MAX_FRAMES if args.max_frames is None else args.max_frames,
-                     text=source, **machine_options(args, judgement))
+                     text=source, max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if args.max_recorded_steps is None
+                     else max(1, args.max_recorded_steps), **machine_options(args, judgement))
     except MissingExtra as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -50,12 +54,15 @@ def run(args, source: str, out) -> int:
     result = rec.result
     if args.json:
         write_json({"schema": schema("view"), "status": result.status, "output": path, "bytes": size,
-                    "steps": len(rec.steps) - 1, "frames": len(rec.frames), "laid_out": sum(rec.relaid),
-                    "unpictured": rec.unpictured})
+                    "steps": rec.steps[-1]["n"], "recorded": len(rec.steps), "frames": len(rec.frames),
+                    "laid_out": sum(rec.relaid), "unpictured": rec.unpictured,
+                    "unrecorded": None if rec.unrecorded is None else rec.unrecorded["count"]})
     else:
-        say(f"{path}: {len(rec.steps) - 1} steps, {len(rec.frames)} pictures ({sum(rec.relaid)} laid out by Graphviz, "
+        gap = rec.unrecorded
+        say(f"{path}: {rec.steps[-1]['n']} steps, {len(rec.frames)} pictures ({sum(rec.relaid)} laid out by Graphviz, "
             "the others keep the nodes' places)"
             + (f", {rec.unpictured} graph-changing steps without one (--max-frames)" if rec.unpictured else "")
+            + (f", steps {gap['first']} to {gap['last']} counted but not recorded (--max-recorded-steps)" if gap else "")
             + f", {size} bytes ({result.status})")
     return exitcodes.FOR_STATUS.get(result.status, exitcodes.OK)
 

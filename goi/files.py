@@ -35,11 +35,7 @@ def read_path(path: str, limit: int, option: str = "--max-input-bytes", timeout:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise ReadError(f"cannot read {path}: it is a directory")
-        if stat.S_ISREG(mode):
-            os.set_blocking(fd, True)
-            data = _read_regular(fd, limit)
-        else:
-            data = _read_stream(fd, path, limit, timeout, _what(mode))
+        data = _read(fd, path, limit, timeout, _what(mode))
     except OSError as exc:
         raise ReadError(f"cannot read {path}: {exc.strerror}") from None
     finally:
@@ -62,29 +58,19 @@ def decode(data: bytes, name: str) -> str:
         raise ReadError(f"cannot read {name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def _read_regular(fd: int, limit: int) -> bytes:
+def _read(fd: int, path: str, limit: int, timeout: float, what: str) -> bytes:
+    """Read as the bytes come, up to the end, `limit + 1` bytes, or `timeout` seconds without
+    a byte. A regular file is always ready (poll never waits on it): read straight through."""
     chunks, size = [], 0
-    while size <= limit:
-        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
-def _read_stream(fd: int, path: str, limit: int, timeout: float, what: str) -> bytes:
-    """A FIFO or device: read as it comes, up to its end, `limit + 1` bytes, or `timeout`
-    seconds without a byte."""
-    chunks, size = [], 0
+    poller = select.poll()  # not select(): no limit on the descriptor's number
+    poller.register(fd, select.POLLIN)
     deadline = time.monotonic() + timeout
     while size <= limit:
         left = deadline - time.monotonic()
         if left <= 0:
             raise ReadError(f"cannot read {path}: {what} gave no end of file within {timeout:g} s "
                             "(goi reads a program to its end; nothing is writing to it?)")
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
+        if not poller.poll(max(1, int(left * 1000))):
             continue
         try:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))

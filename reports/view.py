@@ -118,7 +118,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
             why = (f"more than {max_recorded_steps} steps" if len(rec.steps) >= max_recorded_steps
                    else f"the stacks recorded reached {MAX_RECORDED_BYTES} bytes")
             gap.update(first=number, last=number, count=0, rules={}, graph_changes=0, why=why,
-                       version=machine.graph.version)
+                       version=seen["asked"])  # the graph as the last recorded step left it
             _count(number, rule)
             return
         s = state(number, rule)
@@ -131,9 +131,9 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
         gap["count"] += 1
         gap["rules"][rule] = gap["rules"].get(rule, 0) + 1
         version = machine.graph.version
-        if version != gap["version"]:
-            gap["graph_changes"] += 1
-            gap["version"] = version
+        gap["final_changed"] = version != gap["version"]
+        gap["graph_changes"] += gap["final_changed"]
+        gap["version"] = version
 
     step(0, None)
     # recorded before the checks look (they are called after it): a violating state is on the page
@@ -143,6 +143,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
         final_rule = gap.pop("final_rule")
         gap["count"] -= 1
         gap["rules"][final_rule] -= 1
+        gap["graph_changes"] -= gap.pop("final_changed")
         gap["last"] -= 1
         gap["rules"] = {r: n for r, n in sorted(gap["rules"].items()) if n}
         del gap["version"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from .. import exitcodes
-from ..arguments import add_machine_options, machine_options, non_negative_int
+from ..arguments import add_machine_options, machine_options, non_negative_int, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -17,7 +17,7 @@ def add_arguments(p) -> None:
                    "with .html, or goi-view.html)")
     p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
                    help="pictures of the graph at most (default 60); later rewrites are marked on the timeline")
-    p.add_argument("--max-recorded-steps", type=non_negative_int, default=None, metavar="N",
+    p.add_argument("--max-recorded-steps", type=positive_int, default=None, metavar="N",
                    help="steps recorded in full at most (default 50000, which keeps the page under about 20 MB); "
                         "the rest are counted by rule, shown on the timeline, and the final state is recorded")
     add_machine_options(p)
@@ -43,8 +43,8 @@ def run(args, source: str, out) -> int:
     judgement = api.check(source)
     try:
         rec = record(judgement, args.max_steps, DEFAULT_MAX_FRAMES if args.max_frames is None else args.max_frames,
-                     text=source, max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if args.max_recorded_steps is None
-                     else max(1, args.max_recorded_steps), **machine_options(args, judgement))
+                     text=source, max_recorded_steps=args.max_recorded_steps or DEFAULT_MAX_RECORDED_STEPS,
+                     **machine_options(args, judgement))
     except MissingExtra as exc:
         raise UsageError(str(exc)) from None
     try:

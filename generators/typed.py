@@ -23,19 +23,41 @@ from goi.semantics.types import Arrow, F, Type, Vec
 FUNCTION_TYPES = [Arrow(F, F), Arrow(F, Arrow(F, F)), Arrow(Arrow(F, F), F)]
 
 small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9), st.sampled_from([0, 0, 1]))
+unsigned_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(0, 9), st.sampled_from([0, 0, 1]))
+
+# What swarm testing (Groce et al., ISSTA 2012) may switch off in one program: each program of a
+# swarm draw leaves out about half of these, so that one construct's bug is not drowned by
+# another's, and constructs meet in combinations a fixed distribution rarely draws.
+SWARM_FEATURES = ("+", "-", "*", "/", "app", "let", "call", "dot", "decouple", "prov", "share", "iterated", "vector-ops")
+ARITHMETIC = ("+", "-", "*", "/")
 
 
 class Gen:
     def __init__(self, draw, decoupling: bool, iterated: bool, division: bool = True, vector_ops: bool = True,
-                 decoupling_values: bool = True):
+                 decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
+                 off: frozenset = frozenset()):
         self.draw = draw
-        self.decoupling = decoupling
-        self.iterated = iterated and vector_ops
+        self.off = off  # swarm testing: the constructs this program goes without (SWARM_FEATURES)
+        self.decoupling = decoupling and "decouple" not in off
+        self.vector_ops = vector_ops and "vector-ops" not in off  # ⊞ ⊠ • and their overloaded + * on vectors
+        self.iterated = iterated and self.vector_ops and "iterated" not in off
         self.division = division
-        self.vector_ops = vector_ops  # ⊞ ⊠ • and their overloaded + * on vectors
         self.decoupling_values = decoupling_values  # A(f,x). t as a value (not only let f @ p = t in u)
+        self.sharing = sharing and "share" not in off  # let x = … in (x used two or three times): share()
+        # provisional constants: signed, or (for a notation without negative numbers) not
+        self.constants = small_constants if signed else unsigned_constants
         self.counter = 0
         self.used: list[str] = []
+
+    def operators(self) -> list[str]:
+        """The arithmetic operators this program may use (all of them if swarm left none)."""
+        allowed = [op for op in ARITHMETIC if op != "/" or self.division]
+        kept = [op for op in allowed if op not in self.off]
+        return kept or allowed
+
+    def kinds(self, kinds: list[str]) -> list[str]:
+        """`kinds` less those swarm switched off (a kind is named as its feature)."""
+        return [k for k in kinds if k not in self.off]
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -68,24 +90,32 @@ class Gen:
             return self.vector(ctx, t, names, depth)
         # t is F
         vars_f = [x for x, ty in ctx if ty == F]
-        leaves = ["const", "prov"] + (["var"] * 2 if vars_f else [])
+        leaves = self.kinds(["const", "prov"]) + (["var"] * 2 if vars_f else [])
         if depth <= 0:
             kind = d(st.sampled_from(leaves))
         else:
-            kinds = leaves + ["op", "op", "app", "let", "call"]
+            kinds = leaves + ["op", "op"] + self.kinds(["app", "let", "call"])
             if names and self.vector_ops:
-                kinds += ["dot", "dot"]
+                kinds += self.kinds(["dot", "dot"])
             if self.decoupling:
                 kinds += ["decouple", "decouple"]
-            kind = d(st.sampled_from(kinds))
+            if self.sharing:
+                kinds += ["share", "share"]
+            compound = [k for k in kinds if k not in leaves]
+            if self.off and compound:  # swarm: as often a leaf as with every construct on
+                kind = d(st.sampled_from(leaves)) if d(st.integers(0, 3)) == 0 else d(st.sampled_from(compound))
+            else:
+                kind = d(st.sampled_from(kinds))
         if kind == "const":
             return S.Const(d(small_constants))
         if kind == "prov":
-            return S.Prov(d(small_constants))
+            return S.Prov(d(self.constants))
         if kind == "var":
             return S.Var(d(st.sampled_from(vars_f)))
+        if kind == "share":
+            return self.share(ctx, names, depth)
         if kind == "op":
-            op = d(st.sampled_from(["+", "-", "*", "/"] if self.division else ["+", "-", "*"]))
+            op = d(st.sampled_from(self.operators()))
             return S.BinOp(op, self.term(ctx, F, names, depth - 1), self.term(ctx, F, names, depth - 1))
         if kind == "dot":
             a = d(st.sampled_from(names))
@@ -120,7 +150,58 @@ class Gen:
         ops = ["+", "-", "*"]
         rest = self.term(inner, F, names, depth - 1)
         body = S.BinOp(d(st.sampled_from(ops)), S.Var(x), S.BinOp(d(st.sampled_from(ops)), S.Var(x), rest))
-        return S.Let(x, F, S.Prov(d(small_constants)), body)
+        return S.Let(x, F, S.Prov(d(self.constants)), body)
+
+    def share(self, ctx, names, depth):
+        """A sharing pattern: let x = s in u, with x used two or three times in u — s a
+        provisional constant, a variable, a function or any term — and the uses in any operand
+        position, or split between a decoupling's model and its body (where one constant must
+        stay one parameter however often, and on whichever side, it is used), or all of it
+        inside a decoupling's model."""
+        d = self.draw
+        vars_f = [y for y, ty in ctx if ty == F]
+        what = d(st.sampled_from(["prov", "prov", "fun", "term"] + (["var"] if vars_f else [])))
+        x = self.binder("x", ctx)
+        if what == "fun":
+            ty: Type = Arrow(F, F)
+            bound = self.function(ctx, ty, names, depth - 1)
+        else:
+            ty = F
+            bound = (S.Prov(d(self.constants)) if what == "prov" else S.Var(d(st.sampled_from(vars_f))) if what == "var"
+                     else self.term(ctx, F, names, depth - 1))
+        inner = bind(ctx, x, ty)
+
+        def use(scope) -> S.Term:
+            return S.Var(x) if ty == F else S.App(S.Var(x), self.term(scope, F, names, max(depth - 2, 0)))
+
+        n = d(st.integers(2, 3))
+        where = (d(st.sampled_from(["operands", "within a model", "model", "model and body"])) if self.decoupling
+                 else "operands")
+        if where == "within a model":  # let f @ p = (let x = s in …x…x…) in …
+            model = S.Let(x, ty, bound, self.mix(inner, [use(inner) for _ in range(n)], names, depth))
+            return self.decouple(ctx, F, names, depth, model=model)
+        if where == "operands":
+            body = self.mix(inner, [use(inner) for _ in range(n)], names, depth)
+        else:
+            uses_in_model = n if where == "model" else 1
+            model = self.mix(inner, [use(inner) for _ in range(uses_in_model)], names, depth)
+            body = self.decouple(inner, F, names, depth, model=model)
+            if where == "model and body":
+                body = self.mix(inner, [body] + [use(inner) for _ in range(n - 1)], names, 0)
+        return S.Let(x, ty, bound, body)
+
+    def mix(self, ctx, items: list, names, depth) -> S.Term:
+        """The items combined by arithmetic in a drawn order, with a drawn other operand or none."""
+        d = self.draw
+        items = list(items)
+        if depth > 0 and d(st.booleans()):
+            items.append(self.term(ctx, F, names, depth - 1))
+        order = d(st.permutations(range(len(items))))
+        items = [items[i] for i in order]
+        while len(items) > 1:
+            i = d(st.integers(0, len(items) - 2))
+            items[i:i + 2] = [S.BinOp(d(st.sampled_from(self.operators())), items[i], items[i + 1])]
+        return items[0]
 
     def call(self, ctx, t, names, depth):
         """A variable of a function type ending in t, applied to enough arguments."""
@@ -140,7 +221,7 @@ class Gen:
             term = S.App(term, self.term(ctx, a, names, depth - 1))
         return term
 
-    def decouple(self, ctx, t, names, depth):
+    def decouple(self, ctx, t, names, depth, model=None):
         """let f @_a p : T' = model in body, with model : T' and body : t (t mentions no a).
 
         For t = F the body also uses the pair, so the decoupling rule really fires (it needs
@@ -148,11 +229,13 @@ class Gen:
         parameters, or an iterated operation over p.
         """
         d = self.draw
-        model_type = d(st.sampled_from([F, F, Arrow(F, F)]))
+        model_type = F if model is not None else d(st.sampled_from([F, F, Arrow(F, F)]))
         a = self.fresh("a")
         f = self.binder("f", ctx)
         p = self.binder("p", ctx, avoid=(f,))
-        if model_type == F and depth >= 2 and d(st.integers(0, 3)) == 3:  # shrinks towards the plain model
+        if model is not None:
+            pass  # given (share(): a model using a shared variable)
+        elif model_type == F and depth >= 2 and d(st.integers(0, 3)) == 3:  # shrinks towards the plain model
             model = self.shared(ctx, names, depth - 1)  # a model sharing one provisional constant
         else:
             model = self.term(ctx, model_type, names, depth - 1)
@@ -186,7 +269,7 @@ class Gen:
         matching = [x for x, ty in ctx if ty == t]
         options = ["lam", "lam"] + (["var"] if matching else [])
         if depth > 0:
-            options += ["app", "call"]
+            options += self.kinds(["app", "call"])
             if self.decoupling and self.decoupling_values:
                 options += ["decoupling_value"]
         kind = d(st.sampled_from(options))
@@ -218,7 +301,7 @@ class Gen:
             options += ["vadd", "smul", "app"] if self.vector_ops else ["app"]
             if self.iterated:
                 options += ["iadd", "imul"]
-        kind = d(st.sampled_from(options))
+        kind = d(st.sampled_from(self.kinds(options) or ["var"]))
         if kind == "var":
             return S.Var(d(st.sampled_from(vars_v)))
         sub = max(depth - 1, 0)
@@ -242,10 +325,10 @@ class Gen:
         if not any(isinstance(n, S.Prov) for n in S.walk(bound)):
             # make sure a provisional constant travels with y
             if y_type == F:
-                bound = S.BinOp("+", bound, S.Prov(d(small_constants)))
+                bound = S.BinOp("+", bound, S.Prov(d(self.constants)))
             else:
                 z = self.fresh("x")
-                bound = S.Lam(z, F, S.BinOp("+", S.App(bound, S.Var(z)), S.Prov(d(small_constants))))
+                bound = S.Lam(z, F, S.BinOp("+", S.App(bound, S.Var(z)), S.Prov(d(self.constants))))
         inner = ctx + [(y, y_type)]
         a = self.fresh("a")
         f, p = self.fresh("f"), self.fresh("p")
@@ -273,17 +356,26 @@ SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 
 @st.composite
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True, *, division: bool = True,
-             vector_ops: bool = True, decoupling_values: bool = True) -> S.Term:
+             vector_ops: bool = True, decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
+             swarm: bool = False, min_depth: int = 1) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
     free variable); the rest are drawn freely, where decoupling also appears inside.
 
     Fragments (for implementations that lack a construct): `iterated` (+^L, *^L),
     `division`, `vector_ops` (⊞ ⊠ • in source: a decoupled p is then only applied, f p),
-    `decoupling_values` (A(f,x). t as a value; `let f @ p = t in u` stays)."""
-    depth = draw(st.integers(min_value=min(1, max_depth), max_value=max_depth))
-    gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values)
-    shape = draw(st.sampled_from(SHAPES)) if decoupling and depth >= 2 else "any"
+    `decoupling_values` (A(f,x). t as a value; `let f @ p = t in u` stays); `signed=False`:
+    no negative provisional constants (a notation without negative numbers cannot write them).
+    For the search (oracle mode): `sharing` adds sharing patterns (Gen.share), `swarm` switches
+    off a drawn subset of SWARM_FEATURES for the whole program (each with probability 1/2;
+    shrinking switches them back on)."""
+    depth = draw(st.integers(min_value=min(min_depth, max_depth), max_value=max_depth))
+    off = frozenset()
+    if swarm and draw(st.booleans()):  # half the programs with every construct, half a swarm's
+        off = frozenset(f for f in SWARM_FEATURES if draw(st.booleans()))
+    gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values, signed=signed, sharing=sharing,
+              off=off)
+    shape = draw(st.sampled_from(SHAPES)) if gen.decoupling and depth >= 2 else "any"
     if shape == "decouple":
         return gen.decouple([], F, [], depth)
     if shape == "deep":

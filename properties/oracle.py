@@ -1,21 +1,27 @@
-"""Oracle mode: another implementation against the machine, every disagreement shrunk
+"""Oracle mode: another implementation against the machine, every distinct failure shrunk
 (docs/ORACLE.md).
 
 1. The corpus first: the paper's and the visualiser's example programs (tests/programs/),
    printed in the target's notation.
-2. A survey: `max_programs` programs drawn by the well-typed generators (restricted to the
-   target's fragment), printed in its notation and run by it (`jobs` at a time); each is
-   classified (CLASSES). The expected outcome is always our machine's on the very text the
-   implementation received (our parser reads both notations).
-3. For every class of failure found (and every class with failures in Hypothesis' example
-   database), a separate Hypothesis run with the same seed that fails *only* on that
-   class, so each is shrunk on its own — a shrink step never slides from a hang to a
-   different failure. Answers are cached by program text: the second run's generation
+2. A survey: `max_programs` distinct programs drawn by the well-typed generators, only what
+   the target's notation and fragment can write (a notation without negative numbers gets
+   none drawn), in stages of growing depth (SCHEDULE: many small programs first), with swarm
+   testing and sharing patterns (generators/typed.py), and our machine's run of each fed
+   back to Hypothesis' target() (rules fired, copies, decouplings), so that what the machine
+   rarely does is drawn more. They are printed in its notation and run by it (`jobs` at a
+   time); each is classified (CLASSES) and given a signature (properties/signatures.py). The
+   expected outcome is always our machine's on the very text the implementation received
+   (our parser reads both notations).
+3. Failures are bucketed by signature. For every bucket (and every one kept in Hypothesis'
+   example database), a separate Hypothesis run, from the seed of the stage that found it,
+   fails *only* on that signature, so each is shrunk on its own — a shrink step never slides
+   from one bug to another. Answers are cached by program text: the second run's generation
    costs nothing; only shrinking calls the implementation. Then the structural reducer
-   (properties/reduce.py) takes the program to a 1-minimal one. A shrink budget — calls of
-   the implementation, and optionally seconds — bounds each class: past it, programs not yet
-   tried are taken as not failing, which ends the shrinking (the failure is then reported as
-   shrunk as far as the budget allowed, and not known to be minimal).
+   (properties/reduce.py) takes the program to a 1-minimal one, still of that signature. A
+   shrink budget — calls of the implementation, and optionally seconds — bounds each bucket:
+   past it, programs not yet tried are taken as not failing, which ends the shrinking (the
+   failure is then reported as shrunk as far as the budget allowed, and not known to be
+   minimal).
 
 Two protocols (properties/external.py): one process per program (`oneshot`), or one
 persistent process per job answering JSON lines (`lines`), restarted after a crash or a hang.
@@ -30,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Optional
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings, target
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -44,6 +50,7 @@ from goi.semantics.notation import Inexpressible, render, render_term
 
 from .external import Answer, Session, call
 from .reduce import reduce as reduce_structurally
+from .signatures import signature as signature_of
 
 AGREE = "agree"
 WRONG_VALUE = "wrong-value"
@@ -63,6 +70,22 @@ FRAGMENTS = {
     "no-decoupling": "no decoupling at all",
 }
 NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
+UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
+
+# The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
+SEARCH = {
+    "fit": "draw only what the notation can write (no negative provisional constant for the visualiser)",
+    "swarm": "swarm testing: each program drawn with a random half of the constructs switched off",
+    "sharing": "sharing patterns: a constant, variable or function used 2-3 times, across decouplings",
+    "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
+    "feedback": "the machine's run fed back to Hypothesis' target(): rules fired, copies, decouplings",
+}
+
+# The survey's stages: (greatest depth, share of the programs); None is the configured depth.
+SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
+DRAWS = 4  # a stage draws at most this many times its programs (repeats are drawn, not sent)
+MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
+PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about
 
 def corpus_files() -> list:
     """The example programs (tests/programs/, installed as the data package goi.corpus), as
@@ -102,6 +125,7 @@ class OracleConfig:
     database: Optional[str] = ".hypothesis/oracle"  # None: no example database
     parenthesize: str = "minimal"  # or "all": every non-atomic operand, argument and body in parentheses
     printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
+    search: frozenset = frozenset(SEARCH)  # the search's techniques in use (SEARCH; the benchmark turns them off)
 
     @property
     def all_fragments(self) -> frozenset:
@@ -119,10 +143,17 @@ class Case:
     transitions: int = 0
     rules: dict = field(default_factory=dict)
     origin: str = "generated"  # or the corpus file
+    stage: int = 0  # the survey's stage that drew it
+    seconds: float = 0.0  # into the survey when its answer was in
+
+    @property
+    def signature(self) -> str:
+        return signature_of(self)
 
     def to_json(self) -> dict:
         return {
             "class": self.klass,
+            "signature": self.signature,
             "program": self.text,
             "origin": self.origin,
             "expected": _show(self.expected),
@@ -166,17 +197,22 @@ EXCEPTIONS = {WRONG_VALUE: WrongValue, IMPL_ERROR: ImplementationError, HANG: Ha
 @dataclass
 class Shrunk:
     case: Case
-    found_after: int  # programs of the survey before the first of its class
-    count: int  # programs of the survey in the class
+    found_after: int  # programs of the survey before the first of its bucket (-1: from the database)
+    count: int  # programs of the survey in the bucket
     find_seconds: float
     shrink_seconds: float
     calls: int  # implementation calls while shrinking
     complete: bool  # True: 1-minimal for the reducer's steps; False: the shrink budget ran out first
+    signature: str = ""
+    first: Optional[Case] = None  # the survey's first program in the bucket, as drawn
+    shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
 
     def to_json(self) -> dict:
-        return {**self.case.to_json(), "found_after": self.found_after, "count": self.count,
-                "find_seconds": round(self.find_seconds, 3), "shrink_seconds": round(self.shrink_seconds, 3),
-                "shrink_calls": self.calls, "shrink_complete": self.complete}
+        return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
+                "count": self.count, "find_seconds": round(self.find_seconds, 3),
+                "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
+                "shrink_complete": self.complete, "shrunk": self.shrunk,
+                "first_program": self.first.text if self.first is not None else None}
 
 
 @dataclass
@@ -186,8 +222,9 @@ class Report:
     corpus: list = field(default_factory=list)  # Cases (failing ones)
     corpus_run: int = 0
     corpus_skipped: int = 0  # corpus programs the notation cannot write
-    skipped: int = 0  # generated programs the notation cannot write (or ill-typed once annotations are dropped)
-    shrunk: dict = field(default_factory=dict)  # class -> Shrunk
+    skipped: int = 0  # drawn programs the notation (or the user's printer) could not write: not sent
+    duplicates: int = 0  # drawn programs already drawn: not sent again
+    shrunk: dict = field(default_factory=dict)  # signature -> Shrunk: one per bucket, most frequent first
     programs: int = 0
     seconds: float = 0.0
     survey_seconds: float = 0.0
@@ -196,6 +233,19 @@ class Report:
     @property
     def failures(self) -> int:
         return sum(self.counts[k] for k in FAILURES) + len(self.corpus)
+
+    @property
+    def skipped_share(self) -> float:
+        """The share of the draw the notation or printer could not write."""
+        return self.skipped / max(1, self.skipped + self.programs + self.duplicates)
+
+    def buckets(self) -> dict:
+        """The survey's failures by signature, in order of first appearance: signature -> cases."""
+        out: dict = {}
+        for case in self.cases:
+            if case.klass != AGREE:
+                out.setdefault(case.signature, []).append(case)
+        return out
 
 
 # ---- comparing -------------------------------------------------------------------------
@@ -239,11 +289,15 @@ class Oracle:
         self.budget_reached = False
         self.sessions: "queue.SimpleQueue[Session]" = queue.SimpleQueue()  # the lines protocol's idle sessions
         self.all_sessions: list[Session] = []
-        self.found_after: dict[str, float] = {}  # seconds into the survey when a class was first seen
         fr = config.all_fragments
         self.fragment = dict(iterated="no-iterated" not in fr, division="no-division" not in fr,
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
                              decoupling="no-decoupling" not in fr)
+        search = config.search
+        self.fragment.update(sharing="sharing" in search, swarm="swarm" in search,
+                             signed=not ("fit" in search and config.printer is None
+                                         and config.notation in UNSIGNED_NOTATIONS))
+        self.expectations: dict[str, tuple] = {}  # text -> our outcome (the survey's draw computes it)
         self.annotations = "no-annotations" not in fr
         self.terms: dict[str, S.Term] = {}  # with the user's printer: each text's term (our parser may not read it)
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
@@ -288,9 +342,12 @@ class Oracle:
 
     def expected(self, text: str) -> tuple[object, int, dict, bool]:
         """Our outcome on the text: (value or "undefined", transitions, rules, well_typed)."""
+        if text in self.expectations:
+            return self.expectations[text]
         started = time.perf_counter()
         try:
-            return self._expected(text)
+            self.expectations[text] = self._expected(text)
+            return self.expectations[text]
         finally:
             self.seconds["ours"] += time.perf_counter() - started
 
@@ -364,11 +421,43 @@ class Oracle:
         return AGREE if same(expected, answer.value, self.config.tolerance) else WRONG_VALUE
 
     # ---- the runs ----------------------------------------------------------------------
-    def strategy(self):
-        well = programs(max_depth=self.config.max_depth, **self.fragment)
+    def stages(self) -> list[tuple[int, int]]:
+        """The survey's stages as (greatest depth, programs): SCHEDULE's growing depths, or one
+        stage at the configured depth."""
+        c = self.config
+        if "schedule" not in c.search:
+            return [(c.max_depth, c.max_programs)]
+        depths = [min(d or c.max_depth, c.max_depth) for d, _ in SCHEDULE]
+        counts = [round(share * c.max_programs) for _, share in SCHEDULE]
+        counts[-1] = c.max_programs - sum(counts[:-1])
+        merged: dict[int, int] = {}
+        for depth, count in zip(depths, counts):
+            if count > 0:
+                merged[depth] = merged.get(depth, 0) + count
+        return list(merged.items())
+
+    def stage_seed(self, stage: int) -> int:
+        return self.config.seed if stage == 0 else self.config.seed * 1_000_003 + stage
+
+    def strategy(self, stage: int = -1):
+        """The programs of a stage (-1: the last, whose depth is the configured one). The stages
+        differ only in the greatest depth, so a choice sequence kept in the example database
+        for one replays the same program in any stage that allows its depth."""
+        depth = self.stages()[stage][0]
+        well = programs(max_depth=depth, **self.fragment)
         if not self.config.ill_typed:
             return well
-        return st.one_of(well, ill_typed(self.config.max_depth, **self.fragment))
+        return st.one_of(well, ill_typed(depth, **self.fragment))
+
+    def feedback(self, text: str) -> None:
+        """Our machine's run of the text, fed back to Hypothesis (`target`): it steers the draw
+        towards runs that fire more distinct rules, make more copies and decouple more."""
+        if "feedback" not in self.config.search:
+            return
+        _, _, rules, _ = self.expected(text)
+        target(float(sum(1 for n in rules.values() if n)), label="distinct rules fired")
+        target(float(sum(n for r, n in rules.items() if r.startswith("copy."))), label="copies")
+        target(float(sum(n for r, n in rules.items() if r.startswith("deep."))), label="decouplings")
 
     def corpus_cases(self, report: Report) -> None:
         for origin, source in corpus_files() if self.config.corpus else []:
@@ -403,62 +492,96 @@ class Oracle:
         }
         return any(uses.get(name, False) for name in fr)
 
-    def _settings(self, database):
-        return settings(max_examples=self.config.max_programs, deadline=None, database=database, derandomize=False,
-                        phases=[Phase.reuse, Phase.generate, Phase.shrink] if database is not None else
-                        [Phase.generate, Phase.shrink],
+    def _settings(self, database, count: Optional[int] = None):
+        """Hypothesis' settings for a stage of `count` programs: a bound on the draw of DRAWS
+        times that (repeats are not sent; the survey stops at `count` distinct programs)."""
+        count = self.config.max_programs if count is None else count
+        return settings(max_examples=DRAWS * count, deadline=None, database=database, derandomize=False,
+                        phases=[Phase.generate, Phase.target, Phase.shrink],
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)
 
-    def survey(self) -> list[Optional[str]]:
-        """Draw the programs (Hypothesis, seeded), then run them `jobs` at a time."""
-        texts: list[Optional[str]] = []
-
-        @given(self.strategy())
-        def draw(term):
-            texts.append(self.text_of(term))
-
-        from hypothesis import seed as seeded
-
-        seeded(self.config.seed)(self._settings(None)(draw))()
-        todo = list(dict.fromkeys(t for t in texts if t is not None and t not in self.cache))
-        done = [0]
+    def survey(self, report: Report) -> list[tuple[int, str]]:
+        """Draw the programs (Hypothesis, seeded, stage by stage), each run as soon as drawn,
+        `jobs` at a time: (stage, text) of every distinct program sent, in the order drawn."""
+        drawn: list[tuple[int, str]] = []
         started = time.perf_counter()
+        done = [0]
+        total = self.config.max_programs
 
-        def one(text: str) -> Case:
+        def one(stage: int, text: str) -> Case:
             expected, transitions, rules, well_typed = self.expected(text)
             answer = self._call(text)
             klass = self._klass(expected, answer, well_typed)
             done[0] += 1
-            self.found_after.setdefault(klass, time.perf_counter() - started)
             if self.progress:
-                self.progress("survey", done[0], len(todo))
-            return Case(text, klass, expected, answer, transitions, rules)
+                self.progress("survey", done[0], total)
+            return Case(text, klass, expected, answer, transitions, rules, stage=stage,
+                        seconds=time.perf_counter() - started)
 
+        # Drawing and running overlap: each program goes to the implementation as soon as it is
+        # drawn, so a case's `seconds` (into the survey) counts the drawing before it too.
+        pending: list = []
+        submitted: set[str] = set()
         with ThreadPoolExecutor(max_workers=max(1, self.config.jobs)) as pool:
-            for case in pool.map(one, todo):
-                self.cache[case.text] = case
-        return texts
+            for stage, (_, count) in enumerate(self.stages()):
+                seen: set[str] = set()
 
-    def shrink(self, klass: str, database) -> Optional[tuple[Case, float, int, bool]]:
-        """A Hypothesis run failing only on `klass`, from the same seed: its shrunk case."""
+                # Whether a program is sent depends on the program alone (a repeat returns as
+                # any other, not rejected: Hypothesis may replay an example and must see the
+                # same), so the shrinking runs, which replay this draw, see what the survey saw;
+                # the stage ends once it has `count` distinct programs (_Enough), short of the
+                # draw's bound.
+                @given(self.strategy(stage))
+                def draw(term):
+                    if len(seen) >= count:
+                        raise _Enough()
+                    text = self.text_of(term)
+                    if text is None:
+                        report.skipped += 1
+                        reject()
+                    self.feedback(text)
+                    if text in submitted:  # drawn before, in this stage or an earlier one
+                        report.duplicates += 1
+                        return
+                    seen.add(text)
+                    submitted.add(text)
+                    drawn.append((stage, text))
+                    if text not in self.cache:  # the corpus's
+                        pending.append((text, pool.submit(one, stage, text)))
+
+                survey = settings(self._settings(None, count), phases=[Phase.generate, Phase.target],
+                                  verbosity=Verbosity.quiet)
+                try:
+                    seed(self.stage_seed(stage))(survey(draw))()
+                except _Enough:
+                    pass
+            for text, future in pending:
+                self.cache.setdefault(text, future.result())
+        return drawn
+
+    def shrink(self, signature: str, stage: int = -1) -> Optional[tuple[Case, float, int, bool]]:
+        """A Hypothesis run of the stage that found the bucket, from its seed, failing only on
+        `signature`: its shrunk case."""
+        klass = signature.partition(": ")[0]
         exception = EXCEPTIONS[klass]
 
-        @given(self.strategy())
-        def only_this_class(term):
+        @given(self.strategy(stage))
+        def only_this_bucket(term):
+            # As the survey's draw, up to the bucket's first program (so generation repeats it
+            # from the cache): skip what cannot be written, feed back, fail on this bucket.
             text = self.text_of(term)
             if text is None:
-                return
+                reject()
             case = self.classify(text)
-            if case is not None and case.klass == klass:
+            self.feedback(text)
+            if case is not None and case.klass == klass and case.signature == signature:
                 raise exception(case)
 
-        # Hypothesis' own hooks (as its pytest plugin uses them): a key per class, so each keeps
-        # its failures in the example database; the survey's seed, so generation repeats the
-        # survey (cache hits) until the first failure of this class. (@seed would also turn
-        # the database off.)
-        only_this_class._hypothesis_internal_database_key = self.database_key(klass)  # type: ignore[attr-defined]
-        only_this_class._hypothesis_internal_use_seed = self.config.seed  # type: ignore[attr-defined]
-        test = self._settings(database)(only_this_class)
+        # The stage's seed, so generation repeats the survey (cache hits) until the first
+        # failure of this bucket; no example database (with one, Hypothesis keeps a Pareto
+        # front of the target() observations, which changes what it draws): each bucket's
+        # minimal program is kept by the oracle itself (_remember).
+        test = seed(self.stage_seed(stage % len(self.stages())))(self._settings(None, self.stages()[stage][1])(only_this_bucket))
         started, calls_before = time.perf_counter(), self.calls
         seconds = self.config.shrink_seconds
         self.shrink_deadline = None if seconds is None else started + seconds
@@ -467,7 +590,7 @@ class Oracle:
         try:
             test()
         except OracleFailure as failure:
-            reduced, minimal = self.reduce(failure.case)
+            reduced, minimal = self.reduce(failure.case, signature)
             return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
         finally:
             self.shrink_deadline = None
@@ -475,9 +598,9 @@ class Oracle:
         return None
 
     # ---- after Hypothesis: structural reduction ------------------------------------------------
-    def reduce(self, case: Case) -> tuple[Case, bool]:
-        """The failing program reduced structurally (properties/reduce.py) while its class stays:
-        (the smallest case, whether it is 1-minimal)."""
+    def reduce(self, case: Case, signature: Optional[str] = None) -> tuple[Case, bool]:
+        """The failing program reduced structurally (properties/reduce.py) while its signature
+        (its class, without one) stays: (the smallest case, whether it is 1-minimal)."""
         try:
             term = self._term(case.text)
         except GoiError:
@@ -494,17 +617,19 @@ class Oracle:
 
         def keep(text: str) -> Optional[bool]:
             smaller = self.classify(text)
-            return None if smaller is None else smaller.klass == case.klass
+            if smaller is None:
+                return None
+            return smaller.klass == case.klass and (signature is None or smaller.signature == signature)
 
         if self.budget_reached or text_of(term) is None:
             return case, False
         reduction = reduce_structurally(term, text_of, keep)
         return self.cache.get(reduction.text, case), reduction.minimal
 
-    def database_key(self, klass: str) -> bytes:
+    def database_key(self, signature: str) -> bytes:
         c = self.config
         parts = [" ".join(c.command), c.notation, ",".join(sorted(c.all_fragments)), str(c.tolerance), c.division,
-                 str(c.ill_typed), klass]
+                 str(c.ill_typed), signature]
         return ("goi.oracle:" + "|".join(parts)).encode("utf-8")
 
     def run(self) -> Report:
@@ -518,32 +643,91 @@ class Oracle:
         report = Report(self.config)
         self.corpus_cases(report)
         survey_started = time.perf_counter()
-        texts = self.survey()
+        drawn = self.survey(report)
         report.survey_seconds = time.perf_counter() - survey_started
-        first_seen: dict[str, int] = {}
-        for i, text in enumerate(texts):
-            if text is None:
-                report.skipped += 1
-                continue
+        for stage, text in drawn:
             case = self.cache[text]
             report.cases.append(case)
             report.counts[case.klass] += 1
             report.programs += 1
-            first_seen.setdefault(case.klass, i)
         database = DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None
-        for klass in FAILURES:
-            if report.counts[klass] == 0 and not self._saved(database, klass):
+        buckets = report.buckets()
+        order = sorted(buckets, key=lambda sig: (-len(buckets[sig]), report.cases.index(buckets[sig][0])))
+        for rank, sig in enumerate(order):
+            cases = buckets[sig]
+            first = cases[0]
+            found_after, find_seconds = report.cases.index(first), first.seconds
+            if rank >= MAX_BUCKETS:
+                report.shrunk[sig] = Shrunk(first, found_after, len(cases), find_seconds, 0.0, 0, False, sig, first,
+                                            shrunk=False)
                 continue
-            find_seconds = self.found_after.get(klass, 0.0)
-            shrunk = self.shrink(klass, database)
-            if shrunk is not None:
-                case, seconds, calls, complete = shrunk
-                report.shrunk[klass] = Shrunk(case, first_seen.get(klass, -1), report.counts[klass], find_seconds, seconds,
-                                              calls, complete)
+            shrunk = self.shrink(sig, first.stage)
+            case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
+            report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
+            self._remember(database, sig, case.text)
+        self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report
 
-    def _saved(self, database, klass: str) -> bool:
+    # ---- the example database: each bucket's minimal program, replayed by later runs ----------
+    # Kept as program texts (not Hypothesis' choice sequences, which a changed generator would
+    # read as other programs), under one key per configuration, in Hypothesis' example database.
+    def _index_key(self) -> bytes:
+        return self.database_key("(buckets)")
+
+    def _saved(self, database) -> list[tuple[str, str, bytes]]:
+        """(signature, program, stored value) of every bucket kept by earlier runs."""
+        import json
+
         if database is None:
-            return False
-        return any(True for _ in database.fetch(self.database_key(klass)))
+            return []
+        out = []
+        for value in database.fetch(self._index_key()):
+            try:
+                entry = json.loads(value.decode("utf-8"))
+                out.append((str(entry["signature"]), str(entry["program"]), value))
+            except (ValueError, KeyError, TypeError):
+                database.delete(self._index_key(), value)  # not ours, or from an older goi
+        return sorted(out)
+
+    def _remember(self, database, sig: str, text: str) -> None:
+        import json
+
+        if database is None:
+            return
+        for old, _, value in self._saved(database):
+            if old == sig:
+                database.delete(self._index_key(), value)
+        database.save(self._index_key(), json.dumps({"signature": sig, "program": text}, ensure_ascii=False).encode("utf-8"))
+
+    def _replay_saved(self, database, report: Report) -> None:
+        """Each kept bucket the survey did not meet, tried again: still failing, it is reported
+        (found_after -1) and its program reduced again; agreeing now, it is forgotten."""
+        for sig, text, value in self._saved(database):
+            if sig in report.shrunk:
+                continue
+            try:
+                case = self.classify(text)
+            except GoiError:
+                case = None  # our front end no longer reads it
+            if case is None or case.klass == AGREE:
+                database.delete(self._index_key(), value)
+                continue
+            now = case.signature
+            if now in report.shrunk:
+                continue
+            started, calls_before = time.perf_counter(), self.calls
+            self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
+            try:
+                reduced, minimal = self.reduce(case, now)
+            finally:
+                self.shrink_calls_left = None
+            report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, time.perf_counter() - started, self.calls - calls_before,
+                                        minimal and not self.budget_reached, now, case)
+            if now != sig:
+                database.delete(self._index_key(), value)
+            self._remember(database, now, reduced.text)
+
+
+class _Enough(Exception):
+    """A survey's stage has its programs: ends its Hypothesis run."""

@@ -231,7 +231,7 @@ def merge(reports: list) -> dict:
 
 def section_from(data: dict) -> tuple[str, dict]:
     """A further section of the report from another command's --json output: goi conjectures
-    (goi.conjectures/1), goi oracle (goi.oracle/1) or goi equiv (goi.equiv/1)."""
+    (goi.conjectures/1), goi oracle (goi.oracle/1 or /2) or goi equiv (goi.equiv/1)."""
     schema = data.get("schema", "")
     if schema.startswith("goi.conjectures/"):
         rows = [[r["law"], r["expected"], r["verdict"] + (" (surprising)" if r["surprising"] else ""), r["instances"],
@@ -244,10 +244,11 @@ def section_from(data: dict) -> tuple[str, dict]:
                                            "counterexample"], "rows": rows}
     if schema.startswith("goi.oracle/"):
         rows = [[k, n] for k, n in data["counts"].items()]
-        for klass, f in data["failures"].items():
+        shrunk = data["buckets"] if "buckets" in data else [{**f, "signature": k} for k, f in data["failures"].items()]
+        for f in shrunk:  # goi.oracle/2: one per bucket; goi.oracle/1: one per class
             impl = f["implementation"] or {}
             got = impl.get("value") if impl.get("kind") == "value" else f"{impl.get('kind')}: {impl.get('message')}"
-            rows.append([f"shrunk {klass}", f"{f['program']}  (expected {f['expected']}, got {got})"])
+            rows.append([f"shrunk {f['signature']}", f"{f['program']}  (expected {f['expected']}, got {got})"])
         return "oracle", {"title": f"Oracle: {' '.join(data['implementation'])} ({data['notation']} notation)",
                           "headers": ["class", "programs"], "rows": rows}
     if schema.startswith("goi.equiv/"):

@@ -117,7 +117,7 @@ def test_oracle_against_a_hostile_implementation(capsys, seed, protocol):
     out, err = capsys.readouterr()
     assert code in (exitcodes.OK, exitcodes.NOT_EQUIVALENT), (code, err[-3000:])  # NOT_EQUIVALENT: failures found
     data = one_json_object(out)
-    assert data["schema"] == "goi.oracle/1" and "Fraction" not in out
+    assert data["schema"] == "goi.oracle/2" and "Fraction" not in out
     for python in ("Invalid literal", "Traceback", "object has no attribute", "unsupported operand", "Expecting value"):
         assert python not in out, python
 

@@ -18,10 +18,11 @@ from ..semantics.stack import interrupt_requested
 from .errors import UsageError
 
 SCHEMA_VERSION = 1
+VERSIONS = {"oracle": 2}  # commands whose output changed shape since version 1 (CHANGELOG.md)
 
 
 def schema(command: str) -> str:
-    return f"goi.{command}/{SCHEMA_VERSION}"
+    return f"goi.{command}/{VERSIONS.get(command, SCHEMA_VERSION)}"
 
 
 # ---- output ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ...semantics.show import to_text as _show
 from ...semantics.errors import ReadError
 from ..errors import UsageError
 
-BUDGETS = {"ci": (60, 4), "dev": (300, 5), "deep": (2000, 6)}  # programs, term depth
+BUDGETS = {"ci": (60, 4), "default": (300, 5), "dev": (1500, 5), "deep": (5000, 6)}  # programs, term depth
 
 
 def fragments(text: str) -> frozenset:
@@ -105,12 +105,12 @@ def run(args, _source, out) -> int:
     with quiet(args.json):
         report = oracle.run()
 
-    def replay_for(klass: str, text: str) -> str:
+    def replay_for(stem: str, text: str) -> str:
         if text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
             from ...semantics.pretty import pretty
 
-            return replay_command(args, klass, pretty(oracle.terms[text]), from_file=False)
-        return replay_command(args, klass, text)
+            return replay_command(args, stem, pretty(oracle.terms[text]), from_file=False)
+        return replay_command(args, stem, text)
 
     payload = report_json(report, replay_for)
     payload["schema"] = schema("oracle")
@@ -153,7 +153,7 @@ def replay(args, config) -> int:
     return exitcodes.OK if case.klass == AGREE else exitcodes.NOT_EQUIVALENT
 
 
-def replay_command(args, klass: str, text: str, from_file: bool = True) -> str:
+def replay_command(args, stem: str, text: str, from_file: bool = True) -> str:
     """The one-line command that replays a shrunk failure: its program file under --out, else its text
     (with --printer, always the text in the paper's notation, which the printer prints again)."""
     words = ["goi", "oracle", "--impl", args.impl]
@@ -174,12 +174,24 @@ def replay_command(args, klass: str, text: str, from_file: bool = True) -> str:
     words += ["--timeout", f"{args.timeout:g}"]
     if args.memory_mb is not None:
         words += ["--memory-mb", str(args.memory_mb)]
-    words += ["--replay", os.path.join(args.out, klass + ".goi")] if args.out and from_file else ["--replay-program", text]
+    words += ["--replay", os.path.join(args.out, stem + ".goi")] if args.out and from_file else ["--replay-program", text]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def stems(report) -> dict:
+    """Each bucket's file stem under --out: its class, numbered from the class's second bucket
+    on (implementation-error, implementation-error-2, …), in the report's order."""
+    out, per_class = {}, Counter()
+    for sig, s in report.shrunk.items():
+        klass = s.case.klass
+        per_class[klass] += 1
+        out[sig] = klass if per_class[klass] == 1 else f"{klass}-{per_class[klass]}"
+    return out
 
 
 def report_json(report, replay_for=None) -> dict:
     c = report.config
+    names = stems(report)
     return {
         "implementation": c.command,
         "notation": c.notation,
@@ -190,13 +202,15 @@ def report_json(report, replay_for=None) -> dict:
         "division": c.division,
         "ill_typed": c.ill_typed,
         "seed": c.seed,
+        "search": sorted(c.search),
         "programs": report.programs,
         "skipped": report.skipped,
+        "duplicates": report.duplicates,
         "counts": report.counts,
         "corpus": {"run": report.corpus_run, "skipped": report.corpus_skipped,
                    "failures": [case.to_json() for case in report.corpus]},
-        "failures": {k: {**s.to_json(), "replay": replay_for(k, s.case.text) if replay_for else ""}
-                     for k, s in report.shrunk.items()},
+        "buckets": [{**s.to_json(), "file": names[sig], "replay": replay_for(names[sig], s.case.text) if replay_for else ""}
+                    for sig, s in report.shrunk.items()],
         "messages": {k: [{"message": m, "count": n} for m, n in top] for k, top in messages(report).items()},
         "protocol": c.protocol,
         "seconds": round(report.seconds, 3),
@@ -222,33 +236,56 @@ def messages(report) -> dict:
     return {k: c.most_common(MESSAGES_SHOWN) for k, c in counts.items()}
 
 
-def summary_lines(report, replay_for=None) -> list[str]:
-    from ...properties.oracle import CLASSES
+def notation_hints(report) -> list[str]:
+    """The hint that the notation may be wrong, for each bucket that looks like the
+    implementation's parser rejecting our text (a rejection, or an error speaking of parsing)
+    and fills a quarter of the survey — never for the implementation's own errors."""
+    from ...properties.signatures import looks_like_parser
 
-    lines = [f"{report.programs} generated programs ({report.skipped} more not expressible in the notation), "
+    lines = []
+    for sig, cases in report.buckets().items():
+        if looks_like_parser(sig) and len(cases) >= 0.25 * max(1, report.programs):
+            lines.append(f"  {len(cases)} of {report.programs} programs fail as '{sig}': if it is the implementation's "
+                         "parser, the notation is not what it reads (--notation, docs/ORACLE.md, Notations)")
+    return lines
+
+
+def summary_lines(report, replay_for=None) -> list[str]:
+    from ...properties.oracle import CLASSES, PRINTER_WARNING
+
+    lines = [f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
+             f"{report.duplicates} repeats not sent again), "
              f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the fragment), "
              f"{report.seconds:.1f} s"]
     lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
-    for klass, top in messages(report).items():
-        share = report.counts[klass] / max(1, report.programs)
-        lines.append(f"  {klass}: most frequent messages: " + "; ".join(f"{n}× {m}" for m, n in top))
-        if share >= 0.25 and top and top[0][1] >= 0.5 * report.counts[klass]:
-            lines.append(f"    one message makes {top[0][1]} of {report.programs} programs {klass}: if it is the "
-                         "implementation's parser, the notation is not what it reads (--notation, docs/ORACLE.md, Notations)")
+    if report.config.printer is not None and report.skipped_share > PRINTER_WARNING:
+        lines.append(f"  warning: the printer could not write {report.skipped_share:.0%} of the programs drawn: what it "
+                     "refuses is never tested (raise Inexpressible only for what the implementation cannot read)")
+    lines += notation_hints(report)
     for case in report.corpus:
         lines.append(f"corpus {case.origin}: {case.klass}: expected {_expected(case)}, got {_answer(case.answer)}")
-    for klass, s in report.shrunk.items():
+    if report.shrunk:
+        lines.append(f"{len(report.shrunk)} distinct failure{'s' if len(report.shrunk) > 1 else ''} (buckets by "
+                     "signature, each shrunk on its own):")
+    names = stems(report)
+    for n, (sig, s) in enumerate(report.shrunk.items(), 1):
         case = s.case
+        where = (f"{s.count} of the survey, the first after {s.found_after} programs and {s.find_seconds:.1f} s"
+                 if s.found_after >= 0 else "kept in the example database from an earlier run")
+        if not s.shrunk:
+            how = "not shrunk: more buckets than the run shrinks"
+        else:
+            how = (f"shrunk in {s.shrink_seconds:.1f} s with {s.calls} calls; "
+                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
         lines += [
-            f"{klass.upper()} ({s.count} of the survey; found after {s.find_seconds:.1f} s, shrunk in "
-            f"{s.shrink_seconds:.1f} s with {s.calls} calls; "
-            + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal") + "):",
+            f"[{n}] {sig.upper() if ': ' not in sig else sig.partition(': ')[0].upper() + ': ' + sig.partition(': ')[2]}",
+            f"  ({where}; {how})",
             f"  program:  {case.text}",
             f"  expected: {_expected(case)}",
             f"  got:      {_answer(case.answer)}",
         ]
         if replay_for is not None:
-            lines.append(f"  replay:   {replay_for(klass, case.text)}")
+            lines.append(f"  replay:   {replay_for(names[sig], case.text)}")
     if not report.failures:
         lines.append("no disagreement found")
     return lines
@@ -263,20 +300,27 @@ def _expected(case) -> str:
 
 
 def _answer(answer) -> str:
+    from ...properties.signatures import exception_line
+
     if answer is None:
         return "-"
     if answer.kind == "value":
         return _show(answer.value)
+    named = exception_line(answer.stderr or "") if answer.kind == "crash" else None
+    if named and named not in answer.message:
+        return f"{answer.kind}: {answer.message} ({named})"
     return f"{answer.kind}: {answer.message}" if answer.message else answer.kind
 
 
 def write_out(directory: str, report) -> None:
-    """Each shrunk failure (and corpus failure) as a standalone program and its expectation,
-    in `directory` (made and tried by cmd_oracle before the run)."""
-    items = [(klass, s.case) for klass, s in report.shrunk.items()]
-    items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case) for case in report.corpus]
-    for stem, case in items:
-        meta = {**case.to_json(), "schema": "goi.oracle-case/1"}
+    """Each bucket's shrunk failure (and each corpus failure) as a standalone program and its
+    expectation, in `directory` (made and tried by cmd_oracle before the run): CLASS.goi for a
+    class's first bucket, CLASS-2.goi for its second, and so on (stems)."""
+    names = stems(report)
+    items = [(names[sig], s.case, {"signature": sig, "count": s.count}) for sig, s in report.shrunk.items()]
+    items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case, {}) for case in report.corpus]
+    for stem, case, extra in items:
+        meta = {**case.to_json(), **extra, "schema": "goi.oracle-case/1"}
         _write(os.path.join(directory, stem + ".goi"), case.text + "\n")
         _write(os.path.join(directory, stem + ".json"), json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
 
@@ -310,7 +354,9 @@ def add_arguments(p) -> None:
     p.add_argument("--division", choices=["total", "strict"], default="total",
                    help="x/0 = 0, or undefined (then the implementation must report an error)")
     p.add_argument("--ill-typed", action="store_true", help="also send ill-typed programs: accepting one is a failure")
-    p.add_argument("--profile", choices=list(BUDGETS), default="ci", help="programs and their size (default ci: 60, depth 4)")
+    p.add_argument("--profile", choices=list(BUDGETS), default="default",
+                   help="programs and their depth: " + ", ".join(f"{k} {n} at {d}" for k, (n, d) in BUDGETS.items())
+                   + " (default: default)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="the generation's seed (default 0)")
     p.add_argument("--max-programs", type=positive_int, metavar="N", help="generated programs (default: the profile's)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="implementation calls in parallel (default 1)")
@@ -319,12 +365,13 @@ def add_arguments(p) -> None:
     p.add_argument("--startup-timeout", type=positive_seconds, default=30.0, metavar="S",
                    help="lines: seconds for a (re)started implementation to answer its warm-up program 0 (default 30)")
     p.add_argument("--shrink-calls", type=positive_int, default=2000, metavar="N",
-                   help="implementation calls to shrink each class of failure (default 2000)")
+                   help="implementation calls to shrink each bucket of failures (default 2000)")
     p.add_argument("--shrink-seconds", type=positive_seconds, default=None, metavar="S",
-                   help="also bound each class's shrinking in seconds (default: no bound)")
+                   help="also bound each bucket's shrinking in seconds (default: no bound)")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
-    p.add_argument("--out", metavar="DIR", help="write each shrunk failure as DIR/CLASS.goi and DIR/CLASS.json")
+    p.add_argument("--out", metavar="DIR", help="write each bucket's shrunk failure as DIR/CLASS.goi and DIR/CLASS.json "
+                   "(CLASS-2.goi, … for a class's further buckets)")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
     again = p.add_mutually_exclusive_group()
     again.add_argument("--replay", metavar="FILE", help="run the implementation on this one program and classify it")

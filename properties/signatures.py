@@ -1,0 +1,137 @@
+"""A failure's signature: what tells one bug of an implementation from another (docs/ORACLE.md,
+Buckets).
+
+Oracle mode puts every failing program of a run into the bucket of its signature and shrinks
+each bucket on its own, keeping the signature, so two bugs show as two minimal programs and
+the shrinker never slides from one bug to another. A signature is the failure's class and:
+
+- for an implementation error, the exception named on its standard error (`TypeError: …`,
+  the last such line, as a Python traceback or a JavaScript stack prints it), else its own
+  message (`{"error": …}`), else its exit status; for a rejection, its message — the text
+  folded so that one cause reads the same on every program: numbers, quoted text, paths,
+  addresses and the program's own names become `N`, `'…'`, `PATH`, `N` and `NAME`;
+- for a wrong value, the kind of difference: the opposite sign, floating-point rounding
+  (within a millionth), a vector's length, a function for a number (and the like), a
+  non-finite number, a value where the program is undefined, or any other value;
+- for a hang or an ill-typed program accepted, the class alone.
+
+`signature(case)` is a plain function of the case (the text, our outcome, the answer).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Optional
+
+MESSAGE_CHARS = 120
+
+_EXCEPTION = re.compile(r"^\s*(?:Uncaught\s+)?((?:[A-Za-z_][\w$]*\.)*[A-Za-z_][\w$]*(?:Error|Exception|Panic|Fault))\b:?(.*)$")
+_PANIC = re.compile(r"^\s*(thread '.*' panicked at|panic:|fatal error:|Segmentation fault|Aborted)(.*)$", re.I)
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")
+_WORD = re.compile(r"[A-Za-z_'][\w']*")
+_SPACES = re.compile(r"\s+")
+
+# our notations' keywords: never a program name to fold
+_KEYWORDS = {"let", "in", "abs", "fold", "A", "lambda", "fun"}
+
+
+def fold(message: str, names: frozenset = frozenset()) -> str:
+    """The message with what changes from one program to the next folded (module docstring):
+    its first non-empty line, numbers, quoted text, paths and addresses, and the program's
+    own names."""
+    line = next((l.strip() for l in message.splitlines() if l.strip()), "")
+    line = _QUOTED.sub("'…'", line)
+    line = _PATH.sub("PATH", line)
+    if names:
+        line = _WORD.sub(lambda m: "NAME" if m.group(0) in names else m.group(0), line)
+    line = _HEX.sub("N", line)
+    line = _NUMBER.sub("N", line)
+    line = _SPACES.sub(" ", line).strip()
+    return line[:MESSAGE_CHARS] or "(no message)"
+
+
+def program_names(text: str) -> frozenset:
+    """The identifiers of a program's text (its variables), to fold out of messages."""
+    return frozenset(w for w in _WORD.findall(text) if w not in _KEYWORDS and len(w) > 0)
+
+
+def exception_line(stderr: str) -> Optional[str]:
+    """The last line of a standard error naming an exception (`TypeError: …`), a panic or a
+    fatal signal, if any."""
+    found = None
+    for line in stderr.splitlines():
+        if _EXCEPTION.match(line) or _PANIC.match(line):
+            found = line.strip()
+    return found
+
+
+def error_detail(answer, text: str) -> str:
+    """What distinguishes one implementation error (or rejection) from another."""
+    names = program_names(text)
+    if answer.kind == "unparseable":
+        return "an answer that is not the protocol's"
+    line = exception_line(answer.stderr or "")
+    if line is None and answer.kind == "crash":
+        line = exception_line(answer.message or "")
+    if line is not None:
+        return fold(line, names)
+    if answer.message:
+        return fold(answer.message, names)
+    if answer.kind == "crash":
+        return f"exit status {answer.exit}" if answer.exit is not None else "crash"
+    return "(no message)"
+
+
+def difference(expected, got) -> str:
+    """The kind of a wrong value's difference (module docstring)."""
+    if expected == "undefined":
+        return "a value where the program is undefined"
+    if isinstance(got, str) and got != "λ":
+        return "a non-finite number"
+    if isinstance(expected, tuple) or isinstance(got, tuple):
+        if not (isinstance(expected, tuple) and isinstance(got, tuple)):
+            return "a vector for a scalar" if isinstance(got, tuple) else "a scalar for a vector"
+        if len(expected) != len(got):
+            return "a vector of another length"
+        kinds = [difference(e, g) for e, g in zip(expected, got) if e != g]
+        return kinds[0] if len(set(kinds)) == 1 else "vector components differ in several ways"
+    if expected == "λ" or got == "λ":
+        return "a function for a number" if got == "λ" else "a number for a function"
+    assert isinstance(expected, Fraction) and isinstance(got, Fraction)
+    if got == -expected:
+        return "the opposite sign"
+    if expected != 0 and abs(got - expected) <= Fraction(1, 10**6) * abs(expected):
+        return "a rounding difference"
+    # A constant factor (2 for 1) or a zero is not a kind of its own: one bug gives 2 for 1 on
+    # one program and 3 for 2 on the next (the zoo's duplicated constant), and split so, it
+    # showed as two buckets, the second shrunk only as far as its ratio allowed.
+    return "another value"
+
+
+def signature(case) -> str:
+    """The case's signature (module docstring): `class` or `class: detail`."""
+    from .oracle import HANG, ACCEPTS_INVALID, WRONG_VALUE
+
+    if case.klass in (HANG, ACCEPTS_INVALID) or case.answer is None:
+        return case.klass
+    if case.klass == WRONG_VALUE:
+        return f"{case.klass}: {difference(case.expected, case.answer.value)}"
+    return f"{case.klass}: {error_detail(case.answer, case.text)}"
+
+
+_PARSER_WORDS = re.compile(r"\b(pars(e|er|ing)|syntax|lex(er|ing)?|token|unexpected (char|character|input|end|symbol)|"
+                           r"expected .* (at|got|but)|unrecogni[sz]ed|invalid (char|character|number|literal))\b", re.I)
+
+
+def looks_like_parser(signature_: str) -> bool:
+    """Whether a bucket looks like the implementation's parser rejecting our text: a rejection,
+    or an error whose message speaks of parsing — the only buckets for which the notation is
+    worth suspecting."""
+    from .oracle import REJECTS_VALID
+
+    klass, _, detail = signature_.partition(": ")
+    return klass == REJECTS_VALID or bool(_PARSER_WORDS.search(detail))

@@ -1,0 +1,58 @@
+"""goi's own machine with seeded mistakes in two of its rules (as tests/test_mutants.py seeds
+them), served as an implementation:
+  sub-swapped  pass.op0.left.down computes a subtraction with its operands swapped;
+  fold-left    rw.op.fold leaves the left operand's constant in place of the result, so an
+               operation evaluated again (in a box used twice) gives the wrong value."""
+
+from dataclasses import replace
+
+from _zoo import bugs, correctly, serve
+from goi.semantics import graph as G
+from goi.semantics.rules import REGISTRY
+from goi.semantics.token import NONE_FLAG
+
+ON = bugs("sub-swapped", "fold-left")
+
+
+def _move(m, link):
+    from goi.semantics.rules.passes import _move as move
+    from goi.semantics.token import DOWN
+
+    move(m, link, DOWN)
+
+
+def op_fold(m, op):
+    g = m.graph
+    left = op.outs[0].dst
+    value = left.data if left.kind == G.CONST else m.token.stack[-1]
+    for out in op.outs:
+        g.delete_node(out.dst)
+        g.delete_link(out)
+    in_link = op.ins[0]
+    if isinstance(value, tuple):
+        const = g.new_node(G.VCONST, op.box, 1, 0, (value, in_link.type.type.name))
+    else:
+        const = g.new_node(G.CONST, op.box, 1, 0, value)
+    g.delete_node(op)
+    g.set_dst(in_link, const, 0)
+    m.token.flag = NONE_FLAG
+
+
+if "sub-swapped" in ON:
+    REGISTRY["pass.op0.left.down"] = replace(REGISTRY["pass.op0.left.down"], apply=lambda m, node, port: _sub_swapped(m, node))
+if "fold-left" in ON:
+    REGISTRY["rw.op.fold"] = replace(REGISTRY["rw.op.fold"], apply=op_fold)
+
+
+def _sub_swapped(m, node):
+    from goi.semantics.values import apply_sigma
+
+    s = m.token.stack
+    x1, x2 = s.pop(), s.pop()
+    op, _name = node.data
+    s[-1] = apply_sigma(m.field, op, x2, x1) if op == "sub" else apply_sigma(m.field, op, x1, x2)
+    _move(m, node.ins[0])
+    m.token.flag = "$0"
+
+
+serve(lambda text: correctly(text))

@@ -1,0 +1,208 @@
+"""Every well-typed closed program by size: exact counts, the i-th program of size n
+(docs/CAMPAIGNS.md).
+
+Where the Hypothesis strategies (generators/typed.py) draw programs at random, this module
+lists them all, in the style of Feat (Duregård et al. 2012) and Redex's `generate-term #:i-th`:
+`count(n)` is the number of programs of size n (an exact integer), `program(n, i)` the i-th of
+them (0 ≤ i < count(n)), and i ↦ program(n, i) a bijection onto those programs, so work splits
+into index ranges and a uniform random program of a size is `program(n, randrange(count(n)))`.
+
+**Size** is the number of term constructors: every variable, constant, λ, application, let,
+operator, decoupling and decoupling value counts 1 (binders' names and annotations nothing).
+
+**Each program once up to alpha-equivalence**: binders are named by their depth — a λ or
+`let` binding the k-th variable in scope binds `xk`; a decoupling at depth k binds `fk` and
+`p(k+1)` and names its vector `aj` (the j-th vector name in scope) — so alpha-equivalent
+programs are the same program, and no name is ever shadowed.
+
+**What is listed** (Space): terms typed by construction, as the random generator types them:
+
+- leaves: a variable in scope of the wanted type; a definitive constant (`Space.constants`,
+  default 0, 1, -1/2) or a provisional one (`Space.provisionals`, default {1}, {-1/2}) of type F;
+- at any type: an application `t u` and `let x : A = u in t`, A one of the *argument types* F,
+  F → F and V_a for each vector name a in scope; `let f @_a p : T' = m in t`, T' one of the
+  *model types* F and F → F;
+- at F: `+ - * /` on scalars, `•` on vectors; at V_a: `⊞ ⊠`, `+^L` and `*^L`; at A → B: `λx : A. t`,
+  and the decoupling value `A_a(f, p) : A. t` when A is a model type.
+
+The vector operations are listed in their explicit form (`⊞ ⊠`), not as the overloaded `+` and
+`*` (the same programs written otherwise). The fragment switches are the oracle's
+(`iterated`, `division`, `vector_ops`, `decoupling_values`, `decoupling`, `signed`: without a
+sign, no negative provisional constant).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterator, Optional
+
+from goi.semantics import syntax as S
+from goi.semantics.types import Arrow, F, Type, Vec
+
+FF = Arrow(F, F)
+
+
+@dataclass(frozen=True)
+class Space:
+    """What is enumerated: the constants and the fragment (module docstring)."""
+
+    constants: tuple = (Fraction(0), Fraction(1), Fraction(-1, 2))
+    provisionals: tuple = (Fraction(1), Fraction(-1, 2))
+    iterated: bool = True
+    division: bool = True
+    vector_ops: bool = True
+    decoupling_values: bool = True
+    decoupling: bool = True
+    signed: bool = True
+
+    def provisional_constants(self) -> tuple:
+        return tuple(c for c in self.provisionals if self.signed or c >= 0)
+
+
+Context = tuple  # ((name, type), …): the variables in scope, outermost first
+Names = tuple  # the vector names in scope
+
+
+def arg_types(names: Names) -> list[Type]:
+    return [F, FF] + [Vec(a) for a in names]
+
+
+MODEL_TYPES = (F, FF)
+
+
+class Enumeration:
+    """The programs of one Space, by size (module docstring)."""
+
+    def __init__(self, space: Space = Space()):
+        self.space = space
+        self._count = lru_cache(maxsize=None)(self._count_uncached)
+
+    # ---- the public face --------------------------------------------------------------
+    def count(self, n: int) -> int:
+        """How many closed programs of type F have size n."""
+        return self._count((), (), F, n) if n >= 1 else 0
+
+    def count_upto(self, n: int) -> int:
+        return sum(self.count(k) for k in range(1, n + 1))
+
+    def program(self, n: int, i: int) -> S.Term:
+        """The i-th closed program of type F of size n (0 ≤ i < count(n))."""
+        total = self.count(n)
+        if not 0 <= i < total:
+            raise IndexError(f"there are {total} programs of size {n}; no program {i}")
+        return self._unrank((), (), F, n, i)
+
+    def programs(self, n: int, start: int = 0, stop: Optional[int] = None) -> Iterator[S.Term]:
+        """The programs of size n with index in [start, stop), in index order."""
+        stop = self.count(n) if stop is None else min(stop, self.count(n))
+        for i in range(start, stop):
+            yield self._unrank((), (), F, n, i)
+
+    def upto(self, n: int) -> Iterator[tuple[int, int, S.Term]]:
+        """(size, index, program) for every program of size ≤ n, smallest first."""
+        for size in range(1, n + 1):
+            for i, term in enumerate(self.programs(size)):
+                yield size, i, term
+
+    # ---- the productions ----------------------------------------------------------------
+    def _shapes(self, ctx: Context, names: Names, t: Type, n: int):
+        """The ways to build a term of type t and size n: (build, [(ctx, names, type) of each
+        child]) for n ≥ 2, in a fixed order; (leaf term, []) for n == 1."""
+        sp = self.space
+        if n == 1:
+            for x, ty in ctx:
+                if ty == t:
+                    yield (lambda x=x: S.Var(x)), []
+            if t == F:
+                for c in sp.constants:
+                    yield (lambda c=c: S.Const(c)), []
+                for c in sp.provisional_constants():
+                    yield (lambda c=c: S.Prov(c)), []
+            return
+        k = len(ctx)
+        x = f"x{k}"
+        for a in arg_types(names):
+            yield (lambda f, u: S.App(f, u)), [(ctx, names, Arrow(a, t)), (ctx, names, a)]
+        for a in arg_types(names):
+            yield (lambda u, body, a=a, x=x: S.Let(x, a, u, body)), [(ctx, names, a), (ctx + ((x, a),), names, t)]
+        if sp.decoupling:
+            vec = f"a{len(names)}"
+            f, p = f"f{k}", f"p{k + 1}"
+            for m in MODEL_TYPES:
+                inner = ctx + ((f, Arrow(Vec(vec), m)), (p, Vec(vec)))
+                yield ((lambda model, body, m=m, vec=vec, f=f, p=p: S.LetDecouple(f, p, vec, m, model, body)),
+                       [(ctx, names, m), (inner, names + (vec,), t)])
+        if t == F:
+            for op in ("+", "-", "*") + (("/",) if sp.division else ()):
+                yield (lambda l, r, op=op: S.BinOp(op, l, r)), [(ctx, names, F), (ctx, names, F)]
+            if sp.vector_ops:
+                for a in names:
+                    yield (lambda l, r: S.BinOp("•", l, r)), [(ctx, names, Vec(a)), (ctx, names, Vec(a))]
+        elif isinstance(t, Vec):
+            if sp.vector_ops:
+                yield (lambda l, r: S.BinOp("⊞", l, r)), [(ctx, names, t), (ctx, names, t)]
+                yield (lambda l, r: S.BinOp("⊠", l, r)), [(ctx, names, F), (ctx, names, t)]
+                if sp.iterated:
+                    yield (lambda g, v: S.BinOp("+^L", g, v)), [(ctx, names, Arrow(t, t)), (ctx, names, t)]
+                    yield (lambda g, v: S.BinOp("*^L", g, v)), [(ctx, names, Arrow(t, F)), (ctx, names, t)]
+        elif isinstance(t, Arrow):
+            yield (lambda body, x=x, a=t.dom: S.Lam(x, a, body)), [(ctx + ((x, t.dom),), names, t.cod)]
+            if sp.decoupling and sp.decoupling_values and t.dom in MODEL_TYPES:
+                vec = f"a{len(names)}"
+                f, p = f"f{k}", f"p{k + 1}"
+                inner = ctx + ((f, Arrow(Vec(vec), t.dom)), (p, Vec(vec)))
+                yield ((lambda body, vec=vec, f=f, p=p, m=t.dom: S.Decouple(f, p, vec, m, body)),
+                       [(inner, names + (vec,), t.cod)])
+
+    @staticmethod
+    def _splits(m: int, arity: int) -> Iterator[tuple[int, ...]]:
+        """The sizes of `arity` children (each ≥ 1) summing to m, in a fixed order."""
+        if arity == 1:
+            if m >= 1:
+                yield (m,)
+            return
+        for first in range(1, m - arity + 2):
+            for rest in Enumeration._splits(m - first, arity - 1):
+                yield (first,) + rest
+
+    def _count_uncached(self, ctx: Context, names: Names, t: Type, n: int) -> int:
+        total = 0
+        for _build, children in self._shapes(ctx, names, t, n):
+            if not children:
+                total += 1
+                continue
+            for sizes in self._splits(n - 1, len(children)):
+                product = 1
+                for (c, ns, ty), size in zip(children, sizes):
+                    product *= self._count(c, ns, ty, size)
+                    if not product:
+                        break
+                total += product
+        return total
+
+    def _unrank(self, ctx: Context, names: Names, t: Type, n: int, i: int) -> S.Term:
+        for build, children in self._shapes(ctx, names, t, n):
+            if not children:
+                if i == 0:
+                    return build()
+                i -= 1
+                continue
+            for sizes in self._splits(n - 1, len(children)):
+                counts = [self._count(c, ns, ty, size) for (c, ns, ty), size in zip(children, sizes)]
+                product = 1
+                for c in counts:
+                    product *= c
+                if i >= product:
+                    i -= product
+                    continue
+                parts = []
+                for (c, ns, ty), size, k in zip(reversed(children), reversed(sizes), reversed(counts)):
+                    i, j = divmod(i, k)
+                    parts.append(self._unrank(c, ns, ty, size, j))
+                return build(*reversed(parts))
+        raise AssertionError(f"index past the programs of type {t} and size {n}")
+
+
+size = S.size  # the size of a term: its constructors (module docstring)

@@ -130,6 +130,10 @@ class OracleConfig:
     parenthesize: str = "minimal"  # or "all": every non-atomic operand, argument and body in parentheses
     printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
     search: frozenset = frozenset(SEARCH)  # the search's techniques in use (SEARCH; the benchmark turns them off)
+    exhaustive: Optional[int] = None  # every program of size ≤ this, in size order, instead of the survey
+    cluster: Optional[str] = None  # exhaustive: run the shards on Dask (properties/campaign.py)
+    checkpoint: Optional[str] = None  # exhaustive: record each finished shard in this file
+    resume: bool = False  # exhaustive: skip the shards the checkpoint has
 
     @property
     def all_fragments(self) -> frozenset:
@@ -233,6 +237,7 @@ class Report:
     seconds: float = 0.0
     survey_seconds: float = 0.0
     cases: list = field(default_factory=list)  # every Case of the survey, in order
+    exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
 
     @property
     def failures(self) -> int:
@@ -657,6 +662,10 @@ class Oracle:
         started = time.perf_counter()
         report = Report(self.config)
         self.corpus_cases(report)
+        if self.config.exhaustive is not None:
+            self._exhaustive(report)
+            report.seconds = time.perf_counter() - started
+            return report
         survey_started = time.perf_counter()
         drawn = self.survey(report)
         report.survey_seconds = time.perf_counter() - survey_started
@@ -683,6 +692,62 @@ class Oracle:
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report
+
+    # ---- every program up to a size (docs/CAMPAIGNS.md) --------------------------------------
+    def space(self):
+        """The enumeration's space for this target: its fragment, signed or not as drawn."""
+        from goi.generators.enumerate import Space
+
+        f = self.fragment
+        return Space(iterated=f["iterated"], division=f["division"], vector_ops=f["vector_ops"],
+                     decoupling_values=f["decoupling_values"], decoupling=f["decoupling"], signed=f["signed"])
+
+    def _exhaustive(self, report: Report) -> None:
+        """Every program of size ≤ N, in shards (properties/campaign.py); each bucket's first
+        program in size-and-index order is its smallest: no shrinking is needed."""
+        import dataclasses
+
+        from goi.generators.enumerate import Enumeration
+
+        from .campaign import Checkpoint, exhaustive_shards, run_campaign, space_fields
+
+        c = self.config
+        space = self.space()
+        enumeration = Enumeration(space)
+        shards = exhaustive_shards({n: enumeration.count(n) for n in range(1, c.exhaustive + 1)})
+        work = OracleWork(replace(c, exhaustive=None, cluster=None, checkpoint=None, database=None, corpus=False,
+                                  printer=None), dataclasses.asdict(space)) if c.printer is None else None
+        if work is None:
+            raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
+        checkpoint = None
+        if c.checkpoint is not None:
+            checkpoint = Checkpoint(c.checkpoint, {"command": "oracle", "implementation": c.command,
+                                                   "notation": c.notation, "fragments": sorted(c.all_fragments),
+                                                   "bound": c.exhaustive, "space": space_fields(space)})
+        results = run_campaign(shards, work, cluster=c.cluster, checkpoint=checkpoint, resume=c.resume,
+                               progress=(lambda done, of, programs: self.progress("exhaustive", done, of))
+                               if self.progress else None)
+        firsts: dict = {}
+        counts: dict = {}
+        for shard in shards:
+            r = results[shard.key]
+            report.skipped += r["skipped"]
+            for k, n in r["counts"].items():
+                report.counts[k] += n
+            for f in r["failures"]:
+                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+                key = (f["size"], f["index"])
+                if f["signature"] not in firsts or key < firsts[f["signature"]][0]:
+                    firsts[f["signature"]] = (key, f)
+        report.programs = sum(report.counts.values())
+        report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": enumeration.count_upto(c.exhaustive),
+                             "shards": len(shards)}
+        order = sorted(firsts, key=lambda sig: firsts[sig][0])
+        for sig in order:
+            (size, index), f = firsts[sig]
+            case = self.classify(f["text"]) or Case(f["text"], f["class"])
+            case = replace(case, origin=f"size {size}, index {index}")
+            report.shrunk[sig] = Shrunk(case, -1, counts[sig], 0.0, 0.0, 0, True, sig, case)
 
     # ---- the example database: each bucket's minimal program, replayed by later runs ----------
     # Kept as program texts (not Hypothesis' choice sequences, which a changed generator would
@@ -742,6 +807,38 @@ class Oracle:
             if now != sig:
                 database.delete(self._index_key(), value)
             self._remember(database, now, reduced.text)
+
+
+@dataclass(frozen=True)
+class OracleWork:
+    """One shard of an exhaustive oracle run: every program of the range, printed, run by the
+    implementation and classified (a session of its own per shard)."""
+
+    config: OracleConfig
+    space: dict
+
+    def __call__(self, shard) -> dict:
+        from goi.generators.enumerate import Enumeration, Space
+
+        oracle = Oracle(self.config)
+        counts = {k: 0 for k in CLASSES}
+        failures, skipped = [], 0
+        try:
+            enumeration = Enumeration(Space(**self.space))
+            for index, term in zip(range(shard.start, shard.stop), enumeration.programs(shard.size, shard.start, shard.stop)):
+                text = oracle.text_of(term)
+                if text is None:
+                    skipped += 1
+                    continue
+                case = oracle.classify(text)
+                assert case is not None
+                counts[case.klass] += 1
+                if case.klass != AGREE:
+                    failures.append({"size": shard.size, "index": index, "text": text, "class": case.klass,
+                                     "signature": case.signature})
+        finally:
+            oracle.close()
+        return {"programs": shard.stop - shard.start, "counts": counts, "failures": failures, "skipped": skipped}
 
 
 class _Enough(Exception):

@@ -231,7 +231,8 @@ def merge(reports: list) -> dict:
 
 def section_from(data: dict) -> tuple[str, dict]:
     """A further section of the report from another command's --json output: goi conjectures
-    (goi.conjectures/1), goi oracle (goi.oracle/1 or /2) or goi equiv (goi.equiv/1)."""
+    (goi.conjectures/1), goi oracle (goi.oracle/1 or /2), goi equiv (goi.equiv/1) or an
+    exhaustive goi props (goi.props/1 with `exhaustive`)."""
     schema = data.get("schema", "")
     if schema.startswith("goi.conjectures/"):
         rows = [[r["law"], r["expected"], r["verdict"] + (" (surprising)" if r["surprising"] else ""), r["instances"],
@@ -242,6 +243,20 @@ def section_from(data: dict) -> tuple[str, dict]:
         return "conjectures", {"title": f"Equivalence laws and conjectures ({data['profile']} profile)",
                                "headers": ["law", "expected", "verdict", "instances", "proven", "unknown", "seconds",
                                            "counterexample"], "rows": rows}
+    if schema.startswith("goi.props/") and data.get("exhaustive"):
+        e = data["exhaustive"]
+        what = (f"all {e['programs']:,} programs of size ≤ {e['bound']}" if e["bound"] is not None
+                else f"program {e['index'][0]}:{e['index'][1]}")
+        if e["programs"] < e["of"]:
+            what = f"{e['programs']:,} of the {e['of']:,} programs of size ≤ {e['bound']} (unfinished)"
+        rows = [[name, status, what, e["undecided"].get(name, 0)] for name, status in e["status"].items()]
+        if e["first"]:
+            f = e["first"]
+            rows.append([f"smallest counterexample ({f['property']})", f"size {f['size']}, index {f['index']}",
+                         f["program"], f["message"]])
+        return "exhaustive", {"title": f"Every program of size ≤ {e['bound']} ({data['profile']} checks; docs/CAMPAIGNS.md)"
+                              if e["bound"] is not None else "One enumerated program",
+                              "headers": ["property", "verdict", "on", "undecided (budget)"], "rows": rows}
     if schema.startswith("goi.oracle/"):
         rows = [[k, n] for k, n in data["counts"].items()]
         shrunk = data["buckets"] if "buckets" in data else [{**f, "signature": k} for k, f in data["failures"].items()]
@@ -249,7 +264,9 @@ def section_from(data: dict) -> tuple[str, dict]:
             impl = f["implementation"] or {}
             got = impl.get("value") if impl.get("kind") == "value" else f"{impl.get('kind')}: {impl.get('message')}"
             rows.append([f"shrunk {f['signature']}", f"{f['program']}  (expected {f['expected']}, got {got})"])
-        return "oracle", {"title": f"Oracle: {' '.join(data['implementation'])} ({data['notation']} notation)",
+        bound = (data.get("exhaustive") or {}).get("bound")
+        return "oracle", {"title": f"Oracle: {' '.join(data['implementation'])} ({data['notation']} notation"
+                          + (f"; all {data['exhaustive']['of']:,} programs of size ≤ {bound})" if bound else ")"),
                           "headers": ["class", "programs"], "rows": rows}
     if schema.startswith("goi.equiv/"):
         compared = [[f"{'term' if data.get('mode') == 'terms' else 'program'} {i}", text]
@@ -261,4 +278,5 @@ def section_from(data: dict) -> tuple[str, dict]:
                     ["symbolic values", " vs ".join(data["symbolic"] or [])], ["witness", ", ".join(data["witness"] or [])],
                     ["values at the witness", " vs ".join(data["values"] or [])]]
         return "equivalence", {"title": "Program equivalence", "headers": ["", ""], "rows": rows}
-    raise ValueError(f"cannot include a {schema or 'schema-less'} object (goi conjectures, oracle or equiv --json)")
+    raise ValueError(f"cannot include a {schema or 'schema-less'} object (goi conjectures, oracle, equiv or "
+                     "props --exhaustive --json)")

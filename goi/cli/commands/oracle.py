@@ -3,7 +3,8 @@
     goi oracle --impl 'CMD …' [--protocol oneshot|lines] [--notation paper|visualiser] [--fragment F,…]
                [--tolerance REL] [--timeout S] [--startup-timeout S] [--memory-mb N] [--ill-typed]
                [--profile P] [--seed N] [--max-programs N] [--jobs N] [--shrink-calls N]
-               [--shrink-seconds S] [--out DIR] [--json] [--replay FILE | --replay-program TEXT]
+               [--shrink-seconds S] [--exhaustive N [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]]
+               [--out DIR] [--json] [--replay FILE | --replay-program TEXT]
 """
 
 from __future__ import annotations
@@ -87,13 +88,20 @@ def run(args, _source, out) -> int:
         max_programs=args.max_programs or programs, max_depth=depth, seed=args.seed, jobs=args.jobs,
         protocol=args.protocol, startup_timeout=args.startup_timeout,
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
-        parenthesize=args.parenthesize, printer=args.printer,
+        parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
+        checkpoint=args.checkpoint, resume=args.resume,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:
         return replay(args, config)
     if args.out:
         writable_directory("--out", args.out)  # before the run, not after it
+    if args.exhaustive is None and (args.cluster or args.checkpoint or args.resume):
+        raise UsageError("--cluster, --checkpoint and --resume are for --exhaustive runs")
+    if args.exhaustive is not None and args.printer is not None:
+        raise UsageError("--exhaustive prints with goi's notations: not with --printer")
+    if args.resume and args.checkpoint is None:
+        raise UsageError("--resume needs --checkpoint FILE")
 
     def progress(stage: str, done: int, total: int) -> None:
         PROGRESS.tick(f"oracle {stage}", total)
@@ -102,8 +110,13 @@ def run(args, _source, out) -> int:
         say(f"oracle: {' '.join(command)} ({args.notation} notation"
             + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
     oracle = Oracle(config, progress)
-    with quiet(args.json):
-        report = oracle.run()
+    try:
+        with quiet(args.json):
+            report = oracle.run()
+    except (ValueError, RuntimeError) as exc:
+        if args.exhaustive is None:
+            raise
+        raise UsageError(str(exc)) from None
 
     def replay_for(stem: str, text: str) -> str:
         if text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
@@ -215,6 +228,7 @@ def report_json(report, replay_for=None) -> dict:
         "protocol": c.protocol,
         "seconds": round(report.seconds, 3),
         "survey_seconds": round(report.survey_seconds, 3),
+        "exhaustive": report.exhaustive,
     }
 
 
@@ -243,9 +257,9 @@ def notation_hints(report) -> list[str]:
     from ...properties.signatures import looks_like_parser
 
     lines = []
-    for sig, cases in report.buckets().items():
-        if looks_like_parser(sig) and len(cases) >= 0.25 * max(1, report.programs):
-            lines.append(f"  {len(cases)} of {report.programs} programs fail as '{sig}': if it is the implementation's "
+    for sig, s in report.shrunk.items():
+        if looks_like_parser(sig) and s.count >= 0.25 * max(1, report.programs):
+            lines.append(f"  {s.count} of {report.programs} programs fail as '{sig}': if it is the implementation's "
                          "parser, the notation is not what it reads (--notation, docs/ORACLE.md, Notations)")
     return lines
 
@@ -253,10 +267,16 @@ def notation_hints(report) -> list[str]:
 def summary_lines(report, replay_for=None) -> list[str]:
     from ...properties.oracle import CLASSES, PRINTER_WARNING
 
-    lines = [f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
-             f"{report.duplicates} repeats not sent again), "
-             f"{report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the fragment), "
-             f"{report.seconds:.1f} s"]
+    if report.exhaustive is not None:
+        e = report.exhaustive
+        first = (f"all {e['of']:,} programs of size ≤ {e['bound']} ({e['programs']:,} sent, {report.skipped} not "
+                 f"expressible in the notation; docs/CAMPAIGNS.md)" if e["programs"] + report.skipped == e["of"] else
+                 f"{e['programs']:,} of the {e['of']:,} programs of size ≤ {e['bound']}")
+    else:
+        first = (f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
+                 f"{report.duplicates} repeats not sent again)")
+    lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "
+             f"fragment), {report.seconds:.1f} s"]
     lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
     if report.config.printer is not None and report.skipped_share > PRINTER_WARNING:
         lines.append(f"  warning: the printer could not write {report.skipped_share:.0%} of the programs drawn: what it "
@@ -266,13 +286,17 @@ def summary_lines(report, replay_for=None) -> list[str]:
         lines.append(f"corpus {case.origin}: {case.klass}: expected {_expected(case)}, got {_answer(case.answer)}")
     if report.shrunk:
         lines.append(f"{len(report.shrunk)} distinct failure{'s' if len(report.shrunk) > 1 else ''} (buckets by "
-                     "signature, each shrunk on its own):")
+                     + ("signature, each with its smallest program):" if report.exhaustive is not None else
+                        "signature, each shrunk on its own):"))
     names = stems(report)
     for n, (sig, s) in enumerate(report.shrunk.items(), 1):
         case = s.case
         where = (f"{s.count} of the survey, the first after {s.found_after} programs and {s.find_seconds:.1f} s"
                  if s.found_after >= 0 else "kept in the example database from an earlier run")
-        if not s.shrunk:
+        if report.exhaustive is not None:
+            where = f"{s.count} of the programs; the smallest is the first in size order: {case.origin}"
+            how = "not shrunk: none smaller fails so"
+        elif not s.shrunk:
             how = "not shrunk: more buckets than the run shrinks"
         else:
             how = (f"shrunk in {s.shrink_seconds:.1f} s with {s.calls} calls; "
@@ -368,6 +392,11 @@ def add_arguments(p) -> None:
                    help="implementation calls to shrink each bucket of failures (default 2000)")
     p.add_argument("--shrink-seconds", type=positive_seconds, default=None, metavar="S",
                    help="also bound each bucket's shrinking in seconds (default: no bound)")
+    p.add_argument("--exhaustive", type=positive_int, metavar="N",
+                   help="every program of size ≤ N (in size order) instead of a random survey (docs/CAMPAIGNS.md)")
+    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive: run the shards on Dask")
+    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive: record each finished shard in FILE")
+    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
     p.add_argument("--out", metavar="DIR", help="write each bucket's shrunk failure as DIR/CLASS.goi and DIR/CLASS.json "

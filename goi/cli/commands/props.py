@@ -1,5 +1,9 @@
 """`goi props [PROPERTY ...] [--profile P] [--examples N] [--seed N] [--replay BLOB] [--json]`:
-the property suite (the tests pytest runs) on generated programs, with rule coverage."""
+the property suite (the tests pytest runs) on generated programs, with rule coverage.
+
+`goi props [PROPERTY ...] --exhaustive N [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]`:
+every property that takes a program, on every program of size ≤ N (generators/enumerate.py,
+properties/campaign.py); `--index SIZE:I` replays one of them."""
 
 from __future__ import annotations
 
@@ -22,6 +26,25 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=integer, metavar="N", help="seed Hypothesis with N (the same examples for the same N)")
     p.add_argument("--replay", metavar="BLOB", help="replay one failure: the blob a failing run printed (one PROPERTY)")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.add_argument("--exhaustive", type=positive_int, metavar="N",
+                   help="every program of size ≤ N instead of random ones (docs/CAMPAIGNS.md)")
+    p.add_argument("--index", type=program_index, metavar="SIZE:I", help="with --exhaustive: only the I-th program of size SIZE")
+    p.add_argument("--cluster", metavar="local|ADDRESS",
+                   help="run the shards on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
+    p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
+    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+
+
+def program_index(text: str) -> tuple[int, int]:
+    import argparse
+
+    size, sep, index = text.partition(":")
+    try:
+        if sep and int(size) >= 1 and int(index) >= 0:
+            return int(size), int(index)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text!r} is not SIZE:I (for example 7:1234)")
 
 
 def run(args, _source, out) -> int:
@@ -32,6 +55,11 @@ def run(args, _source, out) -> int:
     from ...properties.progress import quiet
 
     names = properties_to_run(args.names)
+    if args.exhaustive is not None or args.index is not None:
+        return exhaustive(args, names)
+    for option in ("cluster", "checkpoint"):
+        if getattr(args, option) is not None:
+            raise UsageError(f"--{option} is for --exhaustive runs")
     if args.replay is not None and len(names) != 1:
         raise UsageError("--replay replays one property's failure: name exactly one PROPERTY")
 
@@ -71,6 +99,90 @@ def run(args, _source, out) -> int:
     if any(r.status == "failed" for r in results):
         return exitcodes.STUCK
     if any(r.status == "budget" for r in results):
+        return exitcodes.BUDGET
+    return exitcodes.OK
+
+
+def exhaustive(args, names) -> int:
+    """`--exhaustive N`: every program of size ≤ N, every property that takes one; the bound
+    and the count in the summary, the smallest counterexample first."""
+    import dataclasses
+
+    from ...generators.enumerate import Enumeration, Space
+    from ...properties.campaign import (Checkpoint, PropsWork, Shard, exhaustive_properties, exhaustive_shards,
+                                        merge, run_campaign, space_fields)
+    from ...properties.progress import PROGRESS, quiet
+
+    chosen = exhaustive_properties(names)
+    left_out = [n for n in names if n not in chosen]
+    if args.names and left_out:
+        raise UsageError(f"--exhaustive checks properties that take a program alone; not: {', '.join(left_out)}")
+    if args.examples is not None or args.seed is not None or args.replay is not None:
+        raise UsageError("--exhaustive lists every program: --examples, --seed and --replay are for random runs")
+    if args.resume and args.checkpoint is None:
+        raise UsageError("--resume needs --checkpoint FILE")
+    space = Space()
+    enumeration = Enumeration(space)
+    work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space))
+    if args.index is not None:
+        size, index = args.index
+        if args.exhaustive is not None and size > args.exhaustive:
+            raise UsageError(f"--index {size}:{index} is past --exhaustive {args.exhaustive}")
+        total = enumeration.count(size)
+        if index >= total:
+            raise UsageError(f"there are {total} programs of size {size}: no program {index}")
+        shards = [Shard(size, index, index + 1)]
+        bound = None
+    else:
+        bound = args.exhaustive
+        shards = exhaustive_shards({n: enumeration.count(n) for n in range(1, bound + 1)})
+    total = sum(s.stop - s.start for s in shards)
+    checkpoint = None
+    if args.checkpoint is not None:
+        checkpoint = Checkpoint(args.checkpoint, {"command": "props", "properties": chosen, "profile": args.profile,
+                                                  "bound": bound, "space": space_fields(space),
+                                                  "shards": [s.key for s in shards] if bound is None else len(shards)})
+
+    def progress(done: int, of: int, programs: int) -> None:
+        PROGRESS.tick("exhaustive", of)
+
+    try:
+        with quiet(args.json):
+            results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume,
+                                   progress=progress)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    merged = merge((results[s.key] for s in shards), chosen)
+    first = merged["failures"][0] if merged["failures"] else None
+    replay = None
+    if first is not None:
+        replay = f"goi props {first['property']} --profile {args.profile} --index {first['size']}:{first['index']}"
+    status = {n: ("failed" if any(f["property"] == n for f in merged["failures"]) else
+                  "budget" if merged["undecided"][n] else "held") for n in chosen}
+    if args.json:
+        write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": None,
+                    "examples": None, "properties": {}, "not_run": [],
+                    "coverage": None,
+                    "exhaustive": {"bound": bound, "index": list(args.index) if args.index else None,
+                                   "programs": merged["programs"], "of": total, "status": status,
+                                   "held": merged["held"], "undecided": merged["undecided"],
+                                   "failures": merged["failures"], "first": first, "replay": replay,
+                                   "cluster": args.cluster, "shards": len(shards)}})
+    else:
+        what = (f"all {merged['programs']:,} programs of size ≤ {bound}" if bound is not None
+                else f"program {args.index[0]}:{args.index[1]}")
+        for n in chosen:
+            line = f"{n:<14} {status[n]:<7} on {what}"
+            if merged["undecided"][n]:
+                line += f" ({merged['undecided'][n]} stopped by a budget: not decided)"
+            say(line)
+        if first is not None:
+            say(f"first counterexample (size {first['size']}, index {first['index']}): [{first['property']}] {first['message']}")
+            say(f"  program: {first['program']}")
+            say(f"  replay:  {replay}")
+    if first is not None:
+        return exitcodes.STUCK
+    if any(merged["undecided"].values()):
         return exitcodes.BUDGET
     return exitcodes.OK
 

@@ -121,7 +121,7 @@ def add_arguments(p) -> None:
     p.add_argument("--from", dest="source", metavar="REPORT.json", action="append",
                    help="render an existing report.json instead of running; several are merged (a run spread over machines)")
     p.add_argument("--include", metavar="FILE", action="append",
-                   help="add a section from the --json output of goi conjectures, goi oracle or goi equiv")
+                   help="add a section from the --json output of goi conjectures, oracle, equiv or props --exhaustive")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
 
 

@@ -1,0 +1,178 @@
+"""Campaigns (properties/campaign.py): an exhaustive run divided into shards gives the same
+result serially, on a LocalCluster and on a real Dask scheduler with two workers on localhost
+— one of them killed mid-campaign — and resumes from its checkpoint without counting a shard
+twice. The servers listen on 127.0.0.1 only and are stopped by the tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from goi.cli import exitcodes, main
+from goi.generators.enumerate import Enumeration, Space
+from goi.properties.campaign import Checkpoint, PropsWork, exhaustive_shards, merge, run_campaign
+
+distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install 'goi-abductive[cluster]'")
+
+NAMES = ("soundness", "agreement")
+BOUND = 5
+
+
+def campaign():
+    enumeration = Enumeration()
+    shards = exhaustive_shards({n: enumeration.count(n) for n in range(1, BOUND + 1)}, per_shard=500)
+    work = PropsWork(NAMES, "ci", dataclasses.asdict(Space()))
+    return shards, work, enumeration.count_upto(BOUND)
+
+
+def test_serial_and_local_cluster_give_one_result():
+    shards, work, total = campaign()
+    serial = merge(run_campaign(shards, work).values(), NAMES)
+    assert serial["programs"] == total == 10260 and serial["held"] == {n: total for n in NAMES} and not serial["failures"]
+    local = merge(run_campaign(shards, work, cluster="local").values(), NAMES)
+    assert {k: local[k] for k in ("programs", "held", "undecided", "failures")} == \
+        {k: serial[k] for k in ("programs", "held", "undecided", "failures")}
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_an_interrupted_campaign_resumes_where_it_stopped(tmp_path):
+    shards, work, total = campaign()
+    calls = []
+
+    def stopping(shard):
+        if len(calls) == 5:
+            raise Interrupt()
+        calls.append(shard.key)
+        return work(shard)
+
+    checkpoint = Checkpoint(str(tmp_path / "c.jsonl"), {"bound": BOUND, "names": list(NAMES)})
+    with pytest.raises(Interrupt):
+        run_campaign(shards, stopping, checkpoint=checkpoint)
+    assert len(checkpoint.load()) == 5
+    again = []
+
+    def counting(shard):
+        again.append(shard.key)
+        return work(shard)
+
+    results = run_campaign(shards, counting, checkpoint=checkpoint, resume=True)
+    assert len(again) == len(shards) - 5 and not set(again) & set(calls)  # nothing done twice
+    assert merge(results.values(), NAMES)["programs"] == total
+    with pytest.raises(ValueError, match="another campaign"):
+        Checkpoint(str(tmp_path / "c.jsonl"), {"bound": BOUND + 1}).start(resume=True)
+
+
+@pytest.fixture
+def two_workers(tmp_path):
+    """A real scheduler and two worker processes (no nanny: a killed worker stays dead), on
+    loopback, stopped at the end."""
+    dask = str(Path(sys.executable).parent / "dask")
+    scheduler_file = tmp_path / "scheduler.json"
+    logs = [open(tmp_path / f"{name}.log", "w") for name in ("scheduler", "worker0", "worker1")]
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)], stdout=logs[0], stderr=logs[0],
+                              start_new_session=True)]
+    try:
+        for _ in range(600):  # the scheduler writes its file once it listens
+            if scheduler_file.exists() and scheduler_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        for i in (1, 2):
+            procs.append(subprocess.Popen([dask, "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                                           "--no-nanny", "--no-dashboard", "--name", f"w{i}"],
+                                          stdout=logs[i], stderr=logs[i], start_new_session=True))
+        yield address, procs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        for log in logs:
+            log.close()
+
+
+def test_a_campaign_on_two_localhost_workers_survives_one_killed(two_workers, tmp_path):
+    address, procs = two_workers
+    from distributed import Client
+
+    shards, work, total = campaign()
+    client = Client(address)
+    try:
+        client.wait_for_workers(2)
+        killed = []
+
+        def progress(done, of, programs):
+            if done == 2 and not killed:  # two shards in: one worker dies, its shards are redone
+                os.killpg(procs[1].pid, signal.SIGKILL)
+                killed.append(done)
+
+        checkpoint = Checkpoint(str(tmp_path / "c.jsonl"), {"bound": BOUND})
+        results = run_campaign(shards, work, client=client, checkpoint=checkpoint, progress=progress)
+    finally:
+        client.close()
+    assert killed and procs[1].wait(timeout=30) is not None
+    assert sorted(results) == sorted(s.key for s in shards)  # every shard once
+    lines = (tmp_path / "c.jsonl").read_text().splitlines()[1:]
+    assert len(lines) == len(shards) and len({json.loads(l)["shard"] for l in lines}) == len(shards)
+    merged = merge(results.values(), NAMES)
+    assert merged["programs"] == total and merged["held"] == {n: total for n in NAMES}
+
+
+def test_goi_props_exhaustive_states_its_bound_and_replays_by_index(capsys):
+    code = main(["props", "soundness", "--exhaustive", "3", "--profile", "ci"])
+    out = capsys.readouterr().out
+    assert code == exitcodes.OK and "soundness      held    on all 160 programs of size ≤ 3" in out
+    assert main(["props", "soundness", "--index", "3:154", "--profile", "ci"]) == exitcodes.OK
+    assert "program 3:154" in capsys.readouterr().out
+    assert main(["props", "soundness", "--index", "3:155"]) == exitcodes.USAGE  # there are 155
+    assert main(["props", "contractions", "--exhaustive", "3"]) == exitcodes.USAGE  # takes a graph, not a program
+    assert main(["props", "--exhaustive", "3", "--examples", "5"]) == exitcodes.USAGE
+
+
+def test_goi_props_exhaustive_json(capsys):
+    from test_cli_contract import validate
+
+    code = main(["props", "soundness", "gc", "--exhaustive", "4", "--profile", "ci", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    validate(data)
+    run = data["exhaustive"]
+    assert code == exitcodes.OK and run["bound"] == 4 and run["programs"] == run["of"] == 325
+    assert run["status"] == {"soundness": "held", "gc": "held"} and run["first"] is None
+
+
+def test_goi_oracle_exhaustive_gives_each_bucket_its_smallest_program(capsys, tmp_path):
+    """Every program of size ≤ 3 put to the two-bug mock: both buckets, each with the first
+    failing program in size order (no shrinking needed), through a checkpoint."""
+    from test_cli_contract import validate
+
+    mock = Path(__file__).parent / "oracle_mocks" / "two_errors.py"
+    argv = ["oracle", "--impl", f"{sys.executable} {mock} --lines", "--protocol", "lines", "--exhaustive", "3",
+            "--no-corpus", "--no-database", "--checkpoint", str(tmp_path / "c.jsonl"), "--json"]
+    code = main(argv)
+    data = json.loads(capsys.readouterr().out)
+    validate(data)
+    assert code == exitcodes.NOT_EQUIVALENT and data["exhaustive"]["bound"] == 3 and data["exhaustive"]["of"] == 160
+    assert data["programs"] == 160 and sum(data["counts"].values()) == 160
+    assert [b["program"] for b in data["buckets"]] == ["0 - 0", "0 * 0"]
+    assert sum(b["count"] for b in data["buckets"]) == data["counts"]["implementation-error"]
+    assert main(argv + ["--resume"]) == exitcodes.NOT_EQUIVALENT  # every shard from the checkpoint: the same report
+    again = json.loads(capsys.readouterr().out)
+    assert again["counts"] == data["counts"] and [b["program"] for b in again["buckets"]] == ["0 - 0", "0 * 0"]
+    assert main(["oracle", "--impl", "x", "--cluster", "local"]) == exitcodes.USAGE  # not without --exhaustive

@@ -53,14 +53,7 @@ from .external import Answer, Session, call
 from .reduce import reduce as reduce_structurally
 from .signatures import signature as signature_of
 
-AGREE = "agree"
-WRONG_VALUE = "wrong-value"
-IMPL_ERROR = "implementation-error"
-HANG = "hang"
-REJECTS_VALID = "rejects-valid"
-ACCEPTS_INVALID = "accepts-invalid"
-CLASSES = (AGREE, WRONG_VALUE, IMPL_ERROR, HANG, REJECTS_VALID, ACCEPTS_INVALID)
-FAILURES = CLASSES[1:]
+from .classes import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
 
 FRAGMENTS = {
     "no-iterated": "no iterated operations (+^L, *^L)",
@@ -582,6 +575,7 @@ class Oracle:
         `signature`: its shrunk case."""
         klass = signature.partition(": ")[0]
         exception = EXCEPTIONS[klass]
+        found: list = []  # the bucket's first failure, once met
 
         @given(self.strategy(stage))
         def only_this_bucket(term):
@@ -591,8 +585,12 @@ class Oracle:
             if text is None:
                 reject()
             case = self.classify(text)
-            self.feedback(text)
-            if case is not None and case.klass == klass and case.signature == signature:
+            if case is None:
+                return  # past the shrink budget: taken as not failing (no generation is repeated past it)
+            if not found:
+                self.feedback(text)  # as the survey did; once shrinking, Hypothesis no longer draws from it
+            if case.klass == klass and case.signature == signature:
+                found.append(case)
                 raise exception(case)
 
         # The stage's seed, so generation repeats the survey (cache hits) until the first
@@ -709,7 +707,7 @@ class Oracle:
 
         from goi.generators.enumerate import Enumeration
 
-        from .campaign import Checkpoint, exhaustive_shards, run_campaign, space_fields
+        from .campaign import CampaignProgress, Checkpoint, default_cluster, exhaustive_shards, run_campaign, space_fields
 
         c = self.config
         space = self.space()
@@ -724,9 +722,9 @@ class Oracle:
             checkpoint = Checkpoint(c.checkpoint, {"command": "oracle", "implementation": c.command,
                                                    "notation": c.notation, "fragments": sorted(c.all_fragments),
                                                    "bound": c.exhaustive, "space": space_fields(space)})
-        results = run_campaign(shards, work, cluster=c.cluster, checkpoint=checkpoint, resume=c.resume,
-                               progress=(lambda done, of, programs: self.progress("exhaustive", done, of))
-                               if self.progress else None)
+        total = enumeration.count_upto(c.exhaustive)
+        results = run_campaign(shards, work, cluster=default_cluster(c.cluster, total), checkpoint=checkpoint,
+                               resume=c.resume, progress=CampaignProgress("oracle exhaustive", total))
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:

@@ -24,6 +24,8 @@ import re
 from fractions import Fraction
 from typing import Optional
 
+from .classes import ACCEPTS_INVALID, HANG, REJECTS_VALID, WRONG_VALUE
+
 MESSAGE_CHARS = 120
 
 _EXCEPTION = re.compile(r"^\s*(?:Uncaught\s+)?((?:[A-Za-z_][\w$]*\.)*[A-Za-z_][\w$]*(?:Error|Exception|Panic|Fault))\b:?(.*)$")
@@ -114,8 +116,6 @@ def difference(expected, got) -> str:
 
 def signature(case) -> str:
     """The case's signature (module docstring): `class` or `class: detail`."""
-    from .oracle import HANG, ACCEPTS_INVALID, WRONG_VALUE
-
     if case.klass in (HANG, ACCEPTS_INVALID) or case.answer is None:
         return case.klass
     if case.klass == WRONG_VALUE:
@@ -131,7 +131,5 @@ def looks_like_parser(signature_: str) -> bool:
     """Whether a bucket looks like the implementation's parser rejecting our text: a rejection,
     or an error whose message speaks of parsing — the only buckets for which the notation is
     worth suspecting."""
-    from .oracle import REJECTS_VALID
-
     klass, _, detail = signature_.partition(": ")
     return klass == REJECTS_VALID or bool(_PARSER_WORDS.search(detail))

@@ -272,7 +272,8 @@ def test_a_crash_on_a_construct_is_found_and_shrunk():
 def test_an_infinite_loop_is_a_hang_found_and_shrunk_with_nothing_left_running():
     shrunk = only(run("loop_on_iteration", timeout=0.5), HANG)  # answers take milliseconds: 100× that
     assert shrunk.case.text == "let a @ p = 0 in ((λb. b) +^L p) • p"
-    left = subprocess.run(["pgrep", "-f", "loop_on_iteration"], capture_output=True, text=True).stdout.split()
+    # this checkout's mock only (another checkout may be running its own beside)
+    left = subprocess.run(["pgrep", "-f", str(MOCKS / "loop_on_iteration.py")], capture_output=True, text=True).stdout.split()
     assert not left
 
 
@@ -346,10 +347,11 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
 def test_the_notation_hint_is_for_what_looks_like_a_parser_rejecting_our_text():
     from goi.cli.commands.oracle import notation_hints
 
-    (hint,) = notation_hints(run("wrong_notation", max_programs=40))  # a syntax error on `λ`: its parser, perhaps
+    quick = dict(max_programs=40, shrink_calls=5)  # buckets and their counts are what the hint reads
+    (hint,) = notation_hints(run("wrong_notation", **quick))  # a syntax error on `λ`: its parser, perhaps
     assert "rejects-valid: syntax error at N:N: unexpected character '…'" in hint and "--notation" in hint
-    assert not notation_hints(run("crash_on_subtraction", max_programs=40))  # its own crash: never
-    assert not notation_hints(run("two_errors", max_programs=40))  # its own errors: never
+    assert not notation_hints(run("crash_on_subtraction", **quick))  # its own crash: never
+    assert not notation_hints(run("two_errors", **quick))  # its own errors: never
 
 
 def test_failures_are_kept_and_replayed_first_from_the_example_database(tmp_path):

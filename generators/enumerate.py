@@ -100,6 +100,17 @@ class Enumeration:
         for i in range(start, stop):
             yield self._unrank((), (), F, n, i)
 
+    def count_terms(self, context: Context, type_: Type, n: int) -> int:
+        """How many terms t of size n with context ⊢ t : type_ (context: ((name, type), …))."""
+        return self._count(tuple(context), (), type_, n) if n >= 1 else 0
+
+    def terms(self, context: Context, type_: Type, n: int) -> Iterator[S.Term]:
+        """Every term t of size n with context ⊢ t : type_, in index order (open terms: the
+        metavariables of a law, a context's body with its hole as a variable)."""
+        context = tuple(context)
+        for i in range(self.count_terms(context, type_, n)):
+            yield self._unrank(context, (), type_, n, i)
+
     def upto(self, n: int) -> Iterator[tuple[int, int, S.Term]]:
         """(size, index, program) for every program of size ≤ n, smallest first."""
         for size in range(1, n + 1):

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Optional
 
 SHARD_PROGRAMS = 400  # programs per shard of an exhaustive run
+LARGE = 100_000  # programs: a campaign this large runs on a LocalCluster unless told otherwise (default_cluster)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,47 @@ def client_for(cluster: str):
     return Client(cluster), None
 
 
+def default_cluster(cluster: Optional[str], programs: int) -> Optional[str]:
+    """The cluster asked for; for a large campaign (LARGE programs) with none asked for, a
+    LocalCluster when Dask is installed and this machine has more than one core."""
+    if cluster is not None or programs < LARGE or (os.cpu_count() or 1) < 2:
+        return cluster
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return None
+    return "local"
+
+
+class CampaignProgress:
+    """A line every few seconds (properties/progress.py decides where, and whether): programs
+    done of the total, the rate, the time left, and the Dask dashboard's address if there is one."""
+
+    def __init__(self, label: str, total: int, dashboard: Optional[str] = None):
+        from .progress import interval
+
+        self.label, self.total, self.dashboard = label, total, dashboard
+        self.started = time.perf_counter()
+        self.last = self.started
+        self.every = interval()
+        self.first = None  # programs already done (a resumed campaign) when the clock started
+
+    def __call__(self, done: int, of: int, programs: int) -> None:
+        from .progress import PROGRESS, enabled, write
+
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = programs
+        if PROGRESS.quiet or not enabled() or now - self.last < self.every and done < of:
+            return
+        self.last = now
+        rate = (programs - self.first) / max(now - self.started, 1e-9)
+        left = (self.total - programs) / rate if rate > 0 else float("inf")
+        eta = "" if left == float("inf") else f", about {int(left // 60)}m{int(left % 60):02d}s left"
+        where = f" (dashboard {self.dashboard})" if self.dashboard else ""
+        write(f"[goi] {self.label}: {programs:,}/{self.total:,} programs, {done}/{of} shards, {rate:,.0f}/s{eta}{where}")
+
+
 def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None, client=None,
                  checkpoint: Optional[Checkpoint] = None, resume: bool = False,
                  progress: Optional[Callable[[int, int, int], None]] = None) -> dict:
@@ -127,6 +169,11 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
     own = None
     if client is None:
         client, own = client_for(cluster)
+    if progress is not None and getattr(progress, "dashboard", "") is None:
+        try:
+            progress.dashboard = client.dashboard_link  # the scheduler's diagnostic pages, when it serves them
+        except Exception:  # no dashboard (a LocalCluster started without one, or no bokeh)
+            pass
     try:
         from distributed import as_completed
 

@@ -266,6 +266,57 @@ def _plugged(law: Law, plug, pair):
     return plug(pair[0]), plug(pair[1])
 
 
+def decide_instance(law: Law, row: Row, pair, plug, proven, timeout: float, division: str, counting: bool = True) -> bool:
+    """Whether one instance (a pair, in a context `plug` for a context law) refutes the law,
+    counted in `row` while `counting`: an ill-typed instance, or (congruence) a pair z3 does
+    not prove equivalent, is skipped."""
+    if plug is not None:
+        if law.needs_proof and not proven(pair):
+            if counting:
+                row.skipped += 1
+            return False
+        if counting and law.needs_proof:
+            row.proven += 1
+        left, right = _plugged(law, plug, pair)
+    else:
+        left, right = pair
+    try:
+        api.judge(left)
+        api.judge(right)
+    except GoiError:
+        if counting:
+            row.skipped += 1
+        return False
+    verdict = program_equivalence(left, right, division=division, timeout=timeout)
+    bad = verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE)
+    if law.gc_cross_check and not bad:
+        plain, collected = api.run(left), api.run(left, gc=True)
+        bad = (plain.status, plain.value) != (collected.status, collected.value)
+    if counting:
+        row.instances += 1
+        row.unknown += verdict.verdict == UNKNOWN
+        row.proven += (verdict.verdict == EQUIVALENT) and not law.needs_proof
+    return bad
+
+
+def counterexample(law: Law, pair, plug, timeout: float, division: str = "total") -> dict:
+    """A refuting instance as the report shows it, its witness replayed by the exact machine."""
+    if plug is not None:
+        left, right = _plugged(law, plug, pair)
+        context = show_context(plug)
+    else:
+        (left, right), context = pair, None
+    verdict = program_equivalence(left, right, division=division, timeout=timeout)
+    witness = verdict.witness
+    return {
+        "left": pretty(pair[0]), "right": pretty(pair[1]), "context": context,
+        "programs": [pretty(left), pretty(right)],
+        "verdict": verdict.verdict, "reason": verdict.reason,
+        "witness": [str(v) for v in witness.witness] if witness else None,
+        "values": [str(witness.left), str(witness.right)] if witness else None,
+    }
+
+
 def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total") -> Row:
     """Put one law to the test (module docstring)."""
     started = time.perf_counter()
@@ -285,31 +336,9 @@ def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total")
         PROGRESS.tick(f"conjecture {law.name}", examples)
         if law.level == "context":
             pair, (plug, _kind) = drawn
-            if law.needs_proof and not proven(pair):
-                if counting[0]:
-                    row.skipped += 1
-                return False
-            if counting[0] and law.needs_proof:
-                row.proven += 1
-            left, right = _plugged(law, plug, pair)
+            bad = decide_instance(law, row, pair, plug, proven, budget.timeout, division, counting[0])
         else:
-            left, right = drawn
-        try:
-            api.judge(left)
-            api.judge(right)
-        except GoiError:
-            if counting[0]:
-                row.skipped += 1
-            return False
-        verdict = program_equivalence(left, right, division=division, timeout=budget.timeout)
-        bad = verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE)
-        if law.gc_cross_check and not bad:
-            plain, collected = api.run(left), api.run(left, gc=True)
-            bad = (plain.status, plain.value) != (collected.status, collected.value)
-        if counting[0]:
-            row.instances += 1
-            row.unknown += verdict.verdict == UNKNOWN
-            row.proven += (verdict.verdict == EQUIVALENT) and not law.needs_proof
+            bad = decide_instance(law, row, drawn, None, proven, budget.timeout, division, counting[0])
         if bad:
             counting[0] = False
         return bad
@@ -330,20 +359,9 @@ def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total")
     row.verdict = REFUTED
     if law.level == "context":
         pair, (plug, _kind) = found
-        left, right = _plugged(law, plug, pair)
-        context = show_context(plug)
     else:
-        pair, context = found, None
-        left, right = pair
-    verdict = program_equivalence(left, right, division=division, timeout=budget.timeout)
-    witness = verdict.witness
-    row.counterexample = {
-        "left": pretty(pair[0]), "right": pretty(pair[1]), "context": context,
-        "programs": [pretty(left), pretty(right)],
-        "verdict": verdict.verdict, "reason": verdict.reason,
-        "witness": [str(v) for v in witness.witness] if witness else None,
-        "values": [str(witness.left), str(witness.right)] if witness else None,
-    }
+        pair, plug = found, None
+    row.counterexample = counterexample(law, pair, plug, budget.timeout, division)
     row.seconds = time.perf_counter() - started
     return row
 

@@ -240,7 +240,10 @@ def section_from(data: dict) -> tuple[str, dict]:
                  "" if not r["counterexample"] else f"{r['counterexample']['left']} vs {r['counterexample']['right']}"
                  + (f" in {r['counterexample']['context']}" if r["counterexample"].get("context") else "")]
                 for r in data["laws"]]
-        return "conjectures", {"title": f"Equivalence laws and conjectures ({data['profile']} profile)",
+        bound = data.get("exhaustive") or None
+        return "conjectures", {"title": f"Equivalence laws and conjectures ({data['profile']} profile"
+                               + (f"; every instance up to size {bound['bound']}, every context up to size "
+                                  f"{bound['context_size']})" if bound else ")"),
                                "headers": ["law", "expected", "verdict", "instances", "proven", "unknown", "seconds",
                                            "counterexample"], "rows": rows}
     if schema.startswith("goi.props/") and data.get("exhaustive"):

@@ -176,3 +176,24 @@ def test_goi_oracle_exhaustive_gives_each_bucket_its_smallest_program(capsys, tm
     again = json.loads(capsys.readouterr().out)
     assert again["counts"] == data["counts"] and [b["program"] for b in again["buckets"]] == ["0 - 0", "0 * 0"]
     assert main(["oracle", "--impl", "x", "--cluster", "local"]) == exitcodes.USAGE  # not without --exhaustive
+
+
+def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys):
+    """Up to size 3 (contexts up to 3): the laws expected to fail are refuted by their smallest
+    instance, those expected to hold survive every instance, counted."""
+    from test_cli_contract import validate
+
+    code = main(["conjectures", "distinct-sharing", "plus-commutes", "let-floating", "let-floating-definitive",
+                 "--exhaustive", "3", "--context-size", "3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    validate(data)
+    rows = {r["law"]: r for r in data["laws"]}
+    assert code == exitcodes.OK and data["exhaustive"] == {"bound": 3, "context_size": 3}
+    assert rows["plus-commutes"]["verdict"] == "survived" and rows["plus-commutes"]["instances"] == 25  # 5 × 5 leaves
+    assert rows["let-floating-definitive"]["verdict"] == "survived" and rows["let-floating-definitive"]["instances"] > 300
+    floating = rows["let-floating"]
+    assert floating["verdict"] == "refuted" and floating["counterexample"]["verdict"] == "not equivalent"
+    assert "{1}" in floating["counterexample"]["left"]  # the smallest: a's one provisional constant
+    sharing = rows["distinct-sharing"]
+    assert sharing["verdict"] == "refuted" and sharing["counterexample"]["context"] is not None
+    assert main(["conjectures", "--context-size", "3"]) == exitcodes.USAGE

@@ -1,9 +1,11 @@
 """`goi conjectures [LAW ...] [--profile ci|dev|deep] [--json]`: the catalogue of laws and
-conjectures put to the test (docs/CONJECTURES.md)."""
+conjectures put to the test (docs/CONJECTURES.md); `--exhaustive N [--context-size M]`: on every
+instance up to size N, in every context up to size M (docs/CAMPAIGNS.md)."""
 
 from __future__ import annotations
 
 from .. import exitcodes
+from ..arguments import positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -16,6 +18,10 @@ def add_arguments(p) -> None:
     p.add_argument("--profile", choices=PROFILES, default="ci", help="how many instances and contexts (default ci)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the instances and contexts (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
+    p.add_argument("--exhaustive", type=positive_int, metavar="N",
+                   help="every instance whose metavariables add up to size ≤ N, smallest first (docs/CAMPAIGNS.md)")
+    p.add_argument("--context-size", type=positive_int, metavar="M",
+                   help="with --exhaustive: contexts up to size M for the context laws (default 3)")
 
 
 def run(args, _source, out) -> int:
@@ -32,13 +38,31 @@ def run(args, _source, out) -> int:
 
     from ...properties.progress import quiet
 
+    if args.context_size is not None and args.exhaustive is None:
+        raise UsageError("--context-size is for --exhaustive runs")
+    exhaustive = None
+    if args.exhaustive is not None:
+        exhaustive = {"bound": args.exhaustive, "context_size": args.context_size or 3}
     if not args.json:
+        if exhaustive:
+            say(f"every instance up to size {exhaustive['bound']}, in every context up to size "
+                f"{exhaustive['context_size']}, smallest first:")
         say(conjectures.HEADER)
     with quiet(args.json):
-        rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
+        if exhaustive:
+            from ...properties.exhaustive_laws import decide_exhaustive
+
+            budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
+            rows = []
+            for name in names:
+                rows.append(decide_exhaustive(conjectures.LAWS[name], exhaustive["bound"], exhaustive["context_size"],
+                                              budget.timeout))
+                show(rows[-1])
+        else:
+            rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
     if args.json:
         write_json({"schema": schema("conjectures"), "profile": args.profile, "seed": args.seed,
-                    "laws": [r.to_json() for r in rows]})
+                    "laws": [r.to_json() for r in rows], "exhaustive": exhaustive})
     surprises = [r for r in rows if r.surprising]
     if not args.json and surprises:
         say(f"{len(surprises)} law(s) did not meet their expected status: {', '.join(r.law for r in surprises)}")

@@ -109,9 +109,9 @@ def exhaustive(args, names) -> int:
     import dataclasses
 
     from ...generators.enumerate import Enumeration, Space
-    from ...properties.campaign import (Checkpoint, PropsWork, Shard, exhaustive_properties, exhaustive_shards,
-                                        merge, run_campaign, space_fields)
-    from ...properties.progress import PROGRESS, quiet
+    from ...properties.campaign import (CampaignProgress, Checkpoint, PropsWork, Shard, default_cluster,
+                                        exhaustive_properties, exhaustive_shards, merge, run_campaign, space_fields)
+    from ...properties.progress import quiet
 
     chosen = exhaustive_properties(names)
     left_out = [n for n in names if n not in chosen]
@@ -143,13 +143,13 @@ def exhaustive(args, names) -> int:
                                                   "bound": bound, "space": space_fields(space),
                                                   "shards": [s.key for s in shards] if bound is None else len(shards)})
 
-    def progress(done: int, of: int, programs: int) -> None:
-        PROGRESS.tick("exhaustive", of)
-
+    cluster = default_cluster(args.cluster, total)
+    if cluster != args.cluster and not args.json:
+        say(f"{total:,} programs: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
     try:
         with quiet(args.json):
-            results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume,
-                                   progress=progress)
+            results = run_campaign(shards, work, cluster=cluster, checkpoint=checkpoint, resume=args.resume,
+                                   progress=CampaignProgress("exhaustive", total))
     except (ValueError, RuntimeError, OSError) as exc:
         raise UsageError(str(exc)) from None
     merged = merge((results[s.key] for s in shards), chosen)
@@ -167,7 +167,7 @@ def exhaustive(args, names) -> int:
                                    "programs": merged["programs"], "of": total, "status": status,
                                    "held": merged["held"], "undecided": merged["undecided"],
                                    "failures": merged["failures"], "first": first, "replay": replay,
-                                   "cluster": args.cluster, "shards": len(shards)}})
+                                   "cluster": cluster, "shards": len(shards)}})
     else:
         what = (f"all {merged['programs']:,} programs of size ≤ {bound}" if bound is not None
                 else f"program {args.index[0]}:{args.index[1]}")

@@ -1,0 +1,161 @@
+"""The laws of the conjecture catalogue on *every* instance up to a size (docs/CAMPAIGNS.md,
+`goi conjectures --exhaustive N`).
+
+Each law's metavariables are filled with every term of their type from the enumerator
+(generators/enumerate.py) whose sizes add up to at most N, smallest first; a context law's
+instances are put in every context C[□ : T] of type F and size at most the context size (a
+program with exactly one hole, the hole counted as one). The first refutation found is the
+smallest in that order. The instance shapes are those of the random instance strategies of
+properties/conjectures.py, metavariable by metavariable.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator, Optional
+
+from goi.generators.enumerate import Enumeration
+from goi.semantics import syntax as S
+from goi.semantics.types import Arrow, F, Type
+
+from .conjectures import REFUTED, SURVIVED, LAWS, Law, Row, counterexample, decide_instance, definitive
+from .progress import PROGRESS
+
+FF = Arrow(F, F)
+HOLE = "□"
+
+
+def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Sizes (each ≥ 1) of `parts` metavariables adding up to exactly `total`."""
+    if parts == 1:
+        if total >= 1:
+            yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in splits(total - first, parts - 1):
+            yield (first,) + rest
+
+
+def fill(enum: Enumeration, metas: list, n: int) -> Iterator[tuple]:
+    """Every tuple of terms for `metas` ((context, type) each) with sizes adding up to ≤ n,
+    by total size, then sizes, then index."""
+    for total in range(len(metas), n + 1):
+        for sizes in splits(total, len(metas)):
+            yield from _product(enum, metas, sizes)
+
+
+def _product(enum, metas, sizes):
+    if not metas:
+        yield ()
+        return
+    (context, type_), size = metas[0], sizes[0]
+    for t in enum.terms(context, type_, size):
+        for rest in _product(enum, metas[1:], sizes[1:]):
+            yield (t,) + rest
+
+
+def definitive_value(t: S.Term, type_: Type) -> Optional[S.Term]:
+    """t as the law's definitive value of its type (a constant, or λyy:F. body), or None."""
+    if any(isinstance(x, S.Prov) for x in S.walk(t)):
+        return None
+    if type_ == F:
+        return t if isinstance(t, S.Const) else None
+    return t if isinstance(t, S.Lam) and t.var == "yy" else None
+
+
+def instances(law: Law, enum: Enumeration, n: int) -> Iterator[tuple]:
+    """Every instance (left, right) of the law whose metavariables add up to size ≤ n."""
+    name = law.name
+    closed = ((), F)
+    if name.startswith("distinct-"):
+        yield _fixed(law)
+    elif name in ("plus-commutes", "times-commutes"):
+        op = "+" if name.startswith("plus") else "*"
+        for t, u in fill(enum, [closed, closed], n):
+            yield S.BinOp(op, t, u), S.BinOp(op, u, t)
+    elif name in ("plus-associates", "times-associates"):
+        op = "+" if name.startswith("plus") else "*"
+        for t, u, v in fill(enum, [closed, closed, closed], n):
+            yield S.BinOp(op, S.BinOp(op, t, u), v), S.BinOp(op, t, S.BinOp(op, u, v))
+    elif name == "let-application":
+        for a in (F, FF):
+            for u, t in fill(enum, [((), a), ((("vv", a),), F)], n):
+                yield S.Let("vv", a, u, t), S.App(S.Lam("vv", a, t), u)
+    elif name in ("beta-value", "gc"):
+        for a in (F, FF):
+            value = [((), F)] if a == F else [((("yy", F),), F)]
+            rest = [((("vv", a),), F)] if name == "beta-value" else [closed]
+            for v, t in fill(enum, value + rest, n):
+                v = v if a == F else S.Lam("yy", F, v)
+                if definitive_value(v, a) is None:
+                    continue
+                if name == "beta-value":
+                    yield S.App(S.Lam("vv", a, t), v), S.substitute(t, "vv", v)
+                else:
+                    yield S.Let("vv", a, v, t), t
+    elif name in ("let-floating", "let-floating-definitive"):
+        for ta in (F, FF):
+            for tb in (F, FF):
+                for a, b, c in fill(enum, [((), ta), ((("yy", ta),), tb), ((("xx", tb),), F)], n):
+                    if name.endswith("definitive"):
+                        a = definitive(a)
+                    yield S.Let("xx", tb, S.Let("yy", ta, a, b), c), S.Let("yy", ta, a, S.Let("xx", tb, b, c))
+                    # and through a decoupling of xx (the random strategy's other half)
+                    use = S.BinOp("•", S.Var("pp"), S.Var("pp"))
+                    c2 = S.LetDecouple("ff", "pp", "aa", tb, S.Var("xx"), S.BinOp("+", use, c))
+                    yield S.Let("xx", tb, S.Let("yy", ta, a, b), c2), S.Let("yy", ta, a, S.Let("xx", tb, b, c2))
+    elif name == "eta-value":
+        for (body,) in fill(enum, [((("yy", F),), F)], n):
+            f = S.Lam("yy", F, body)
+            yield S.Lam("xx", F, S.App(f, S.Var("xx"))), f
+    elif name == "congruence":
+        for other in ("plus-commutes", "times-commutes", "plus-associates", "times-associates", "let-application",
+                      "beta-value"):
+            yield from instances(LAWS[other], enum, n)
+    else:
+        raise ValueError(f"law {name} has no exhaustive instances")
+
+
+def _fixed(law: Law) -> tuple:
+    """A fixed law's one instance (its strategy is st.just of it)."""
+    from hypothesis import find
+
+    return find(law.instances(0), lambda _: True)
+
+
+def contexts(enum: Enumeration, type_: Type, m: int) -> Iterator:
+    """Every context C[□ : type_] of type F and size ≤ m (the hole counts 1): a plug function."""
+    for size in range(1, m + 1):
+        for body in enum.terms(((HOLE, type_),), F, size):
+            if sum(1 for t in S.walk(body) if isinstance(t, S.Var) and t.name == HOLE) == 1:
+                yield (lambda t, body=body: S.substitute(body, HOLE, t))
+
+
+def decide_exhaustive(law: Law, n: int, context_size: int, timeout: float, division: str = "total",
+                      enum: Optional[Enumeration] = None) -> Row:
+    """The law on every instance up to size n (and every context up to context_size)."""
+    from goi.equivalence import EQUIVALENT, program_equivalence
+    from goi.semantics.pretty import pretty
+
+    enum = enum or Enumeration()
+    started = time.perf_counter()
+    row = Row(law.name, law.statement, law.expected, SURVIVED, paper=law.paper)
+    proofs: dict = {}
+
+    def proven(pair) -> bool:
+        key = (pretty(pair[0]), pretty(pair[1]))
+        if key not in proofs:
+            proofs[key] = program_equivalence(pair[0], pair[1], division=division, timeout=timeout).verdict
+        return proofs[key] == EQUIVALENT
+
+    plugs = list(contexts(enum, law.type, context_size)) if law.level == "context" else [None]
+    for pair in instances(law, enum, n):
+        for plug in plugs:
+            PROGRESS.tick(f"conjecture {law.name}", 0)
+            if decide_instance(law, row, pair, plug, proven, timeout, division):
+                row.verdict = REFUTED
+                row.counterexample = counterexample(law, pair, plug, timeout, division)
+                row.seconds = time.perf_counter() - started
+                return row
+    row.seconds = time.perf_counter() - started
+    return row

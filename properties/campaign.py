@@ -29,13 +29,14 @@ LARGE = 100_000  # programs: a campaign this large runs on a LocalCluster unless
 
 @dataclass(frozen=True)
 class Shard:
-    size: int
+    size: int  # the programs' size (0: not an index range of one size)
     start: int
     stop: int
+    label: str = ""  # a shard of something other than programs (a law of the conjecture catalogue)
 
     @property
     def key(self) -> str:
-        return f"{self.size}:{self.start}-{self.stop}"
+        return self.label or f"{self.size}:{self.start}-{self.stop}"
 
 
 def exhaustive_shards(counts: dict, per_shard: int = SHARD_PROGRAMS) -> list[Shard]:
@@ -244,6 +245,47 @@ class PropsWork:
                 "seconds": round(time.perf_counter() - started, 3)}
 
 
+# ---- random campaigns: seed ranges --------------------------------------------------------
+
+def seed_shards(first_seed: int, count: int) -> list[Shard]:
+    """One shard per seed (size 0: a random shard): first_seed, first_seed + 1, …"""
+    return [Shard(0, seed, seed + 1) for seed in range(first_seed, first_seed + count)]
+
+
+@dataclass(frozen=True)
+class RandomPropsWork:
+    """One shard of a random `goi props` campaign: the suite from the shard's seed, its
+    failures reported as found, not shrunk (the campaign shrinks each distinct one once)."""
+
+    names: tuple
+    profile: str
+    examples: Optional[int]
+
+    def __call__(self, shard: Shard) -> dict:
+        from . import driver
+
+        results, _ = driver.run_suite(list(self.names), self.profile, self.examples, shard.start, shrink=False)
+        return {"programs": sum(r.runs for r in results), "seed": shard.start,
+                "properties": {r.name: r.to_json() for r in results}}
+
+
+def distinct_failures(results: Iterable[dict]) -> list[dict]:
+    """The failures of a random campaign's shards, one per property and folded message
+    (properties/signatures.py: the same bug found from two seeds is one), the lowest seed's."""
+    from .signatures import fold
+
+    seen: dict = {}
+    for r in sorted(results, key=lambda r: r["seed"]):
+        for name, p in r["properties"].items():
+            if p["status"] not in ("failed", "budget"):
+                continue
+            key = (name, p["status"], fold((p.get("finding") or "").split("\n  program:")[0]))
+            seen.setdefault(key, {"property": name, "status": p["status"], "seed": r["seed"],
+                                  "finding": p.get("finding"), "program": p.get("program"), "count": 0})
+            seen[key]["count"] += 1
+    return list(seen.values())
+
+
 def merge(results: Iterable[dict], names: Iterable[str]) -> dict:
     """The shards' results as one: programs, per property held/undecided/failed, and every
     failure in size-and-index order (the first is the smallest counterexample)."""
@@ -264,3 +306,21 @@ def merge(results: Iterable[dict], names: Iterable[str]) -> dict:
 
 def space_fields(space) -> dict:
     return {k: (list(map(str, v)) if isinstance(v, tuple) else v) for k, v in asdict(space).items()}
+
+
+# ---- exhaustive conjectures: a shard per law ------------------------------------------------
+
+@dataclass(frozen=True)
+class LawWork:
+    """One law of `goi conjectures --exhaustive`: every instance up to the bound."""
+
+    bound: int
+    context_size: int
+    timeout: float
+
+    def __call__(self, shard: Shard) -> dict:
+        from .conjectures import LAWS
+        from .exhaustive_laws import decide_exhaustive
+
+        row = decide_exhaustive(LAWS[shard.label], self.bound, self.context_size, self.timeout)
+        return {"programs": row.instances, "row": row.to_json()}

@@ -76,12 +76,16 @@ def _say(messages: list[str]) -> None:
 
 
 def run_property(name: str, profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
-                 replay: Optional[str] = None) -> PropertyResult:
-    """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports)."""
+                 replay: Optional[str] = None, shrink: bool = True) -> PropertyResult:
+    """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports).
+    `shrink=False`: a failure is reported as found (a campaign's shard: the campaign shrinks
+    each distinct failure once)."""
     register()
     cfg = config(profile)
     test = suite.build(name, cfg)
     options = dict(max_examples=examples or cfg.examples, report_multiple_bugs=False)
+    if not shrink:
+        options["phases"] = [p for p in settings.get_profile(profile).phases if p != hypothesis.Phase.shrink]
     test = settings(settings.get_profile(profile), **options)(test)
     if seed is not None:
         test = hypothesis.seed(seed)(test)
@@ -139,7 +143,8 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
 
 
 def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
-              replay: Optional[str] = None, on_result: Optional[Callable[[PropertyResult], None]] = None) -> tuple[list[PropertyResult], bool]:
+              replay: Optional[str] = None, on_result: Optional[Callable[[PropertyResult], None]] = None,
+              shrink: bool = True) -> tuple[list[PropertyResult], bool]:
     """Run properties in order; returns (results, interrupted). On Ctrl-C the property under
     way is reported as interrupted and the rest are not run."""
     results = []
@@ -148,7 +153,7 @@ def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None
         recorder = coverage.current()
         runs_before = recorder.run_count
         try:
-            result = run_property(name, profile, examples, seed, replay)
+            result = run_property(name, profile, examples, seed, replay, shrink)
         except KeyboardInterrupt:
             interrupt_taken()
             result = PropertyResult(name, "interrupted", recorder.run_count - runs_before, time.perf_counter() - start)

@@ -178,7 +178,7 @@ def test_goi_oracle_exhaustive_gives_each_bucket_its_smallest_program(capsys, tm
     assert main(["oracle", "--impl", "x", "--cluster", "local"]) == exitcodes.USAGE  # not without --exhaustive
 
 
-def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys):
+def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys, tmp_path):
     """Up to size 3 (contexts up to 3): the laws expected to fail are refuted by their smallest
     instance, those expected to hold survive every instance, counted."""
     from test_cli_contract import validate
@@ -197,3 +197,62 @@ def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys):
     sharing = rows["distinct-sharing"]
     assert sharing["verdict"] == "refuted" and sharing["counterexample"]["context"] is not None
     assert main(["conjectures", "--context-size", "3"]) == exitcodes.USAGE
+    checkpoint = str(tmp_path / "laws.jsonl")  # each law a shard of one campaign: resumed, the same rows
+    argv = ["conjectures", "plus-commutes", "distinct-left", "--exhaustive", "3", "--checkpoint", checkpoint, "--json"]
+    assert main(argv) == exitcodes.OK
+    first = json.loads(capsys.readouterr().out)["laws"]
+    assert main(argv + ["--resume"]) == exitcodes.OK and json.loads(capsys.readouterr().out)["laws"] == first
+    assert len(Path(checkpoint).read_text().splitlines()) == 3  # the campaign's line and a law each
+
+
+def test_a_random_campaign_finds_one_bug_from_several_seeds_and_shrinks_it_once(capsys, monkeypatch):
+    """A seeded rule mistake (rw.op.fold leaves the left operand's constant: wrong once an
+    operation is evaluated again): the agreement property fails from several of the shards'
+    seeds; the campaign reports one distinct failure, shrunk once, from the lowest seed."""
+    from test_mutants import mutated
+
+    from goi.properties import driver
+    from goi.semantics import graph as G
+    from goi.semantics.token import NONE_FLAG
+
+    def fold_left(m, op):
+        g = m.graph
+        left, result = op.outs[0].dst, m.token.stack[-1]
+        value = left.data if left.kind == G.CONST and not isinstance(result, tuple) else result  # scalars only
+        for out in op.outs:
+            g.delete_node(out.dst)
+            g.delete_link(out)
+        in_link = op.ins[0]
+        const = g.new_node(G.VCONST, op.box, 1, 0, (value, in_link.type.type.name)) if isinstance(value, tuple) \
+            else g.new_node(G.CONST, op.box, 1, 0, value)
+        g.delete_node(op)
+        g.set_dst(in_link, const, 0)
+        m.token.flag = NONE_FLAG
+
+    shrinks = []  # the campaign's shrinking runs (the shards' own runs do not shrink)
+    real = driver.run_property
+
+    def counted(name, profile, examples=None, seed=None, replay=None, shrink=True):
+        if shrink:
+            shrinks.append(seed)
+        return real(name, profile, examples, seed, replay, shrink)
+
+    monkeypatch.setattr(driver, "run_property", counted)
+    with mutated("rw.op.fold", fold_left):
+        code = main(["props", "agreement", "--profile", "ci", "--shards", "4", "--examples", "120", "--json"])
+    data = json.loads(capsys.readouterr().out)["campaign"]
+    assert code == exitcodes.STUCK and data["properties"]["agreement"]["status"] == "failed"
+    assert data["properties"]["agreement"]["runs"] >= 4  # every shard ran
+    (failure,) = data["failures"]  # one distinct failure, found from several seeds …
+    assert failure["count"] >= 2 and failure["shrunk"]["status"] == "failed"
+    assert shrinks == [failure["seed"]]  # … shrunk once, from the lowest of them
+    assert len(failure["shrunk"]["program"]) <= len(failure["program"])
+
+
+def test_a_random_campaign_on_a_local_cluster_runs_every_shard():
+    from goi.properties.campaign import RandomPropsWork, seed_shards
+
+    results = run_campaign(seed_shards(10, 3), RandomPropsWork(NAMES, "ci", 5), cluster="local")
+    assert sorted(r["seed"] for r in results.values()) == [10, 11, 12]
+    assert all(r["properties"][n]["status"] == "passed" and r["properties"][n]["runs"] == 5
+               for r in results.values() for n in NAMES)

@@ -22,6 +22,9 @@ def add_arguments(p) -> None:
                    help="every instance whose metavariables add up to size ≤ N, smallest first (docs/CAMPAIGNS.md)")
     p.add_argument("--context-size", type=positive_int, metavar="M",
                    help="with --exhaustive: contexts up to size M for the context laws (default 3)")
+    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive: each law a shard on Dask")
+    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive: record each finished law in FILE")
+    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the laws FILE has")
 
 
 def run(args, _source, out) -> int:
@@ -38,8 +41,11 @@ def run(args, _source, out) -> int:
 
     from ...properties.progress import quiet
 
-    if args.context_size is not None and args.exhaustive is None:
-        raise UsageError("--context-size is for --exhaustive runs")
+    for option in ("context_size", "cluster", "checkpoint"):
+        if getattr(args, option) is not None and args.exhaustive is None:
+            raise UsageError(f"--{option.replace('_', '-')} is for --exhaustive runs")
+    if args.resume and args.checkpoint is None:
+        raise UsageError("--resume needs --checkpoint FILE")
     exhaustive = None
     if args.exhaustive is not None:
         exhaustive = {"bound": args.exhaustive, "context_size": args.context_size or 3}
@@ -50,14 +56,7 @@ def run(args, _source, out) -> int:
         say(conjectures.HEADER)
     with quiet(args.json):
         if exhaustive:
-            from ...properties.exhaustive_laws import decide_exhaustive
-
-            budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
-            rows = []
-            for name in names:
-                rows.append(decide_exhaustive(conjectures.LAWS[name], exhaustive["bound"], exhaustive["context_size"],
-                                              budget.timeout))
-                show(rows[-1])
+            rows = exhaustive_rows(args, names, exhaustive, show)
         else:
             rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
     if args.json:
@@ -67,6 +66,33 @@ def run(args, _source, out) -> int:
     if not args.json and surprises:
         say(f"{len(surprises)} law(s) did not meet their expected status: {', '.join(r.law for r in surprises)}")
     return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.OK
+
+
+def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
+    """Each law a shard of one campaign (properties/campaign.py): here, on a LocalCluster or a
+    scheduler, checkpointed; the rows in the catalogue's order."""
+    from ...properties import conjectures
+    from ...properties.campaign import Checkpoint, LawWork, Shard, run_campaign
+
+    budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
+    shards = [Shard(0, i, i + 1, label=name) for i, name in enumerate(names)]
+    work = LawWork(exhaustive["bound"], exhaustive["context_size"], budget.timeout)
+    checkpoint = None
+    if args.checkpoint is not None:
+        checkpoint = Checkpoint(args.checkpoint, {"command": "conjectures", "laws": list(names), **exhaustive})
+    try:
+        results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    rows = []
+    for shard in shards:
+        data = results[shard.key]["row"]
+        row = conjectures.Row(data["law"], data["statement"], data["expected"], data["verdict"], data["instances"],
+                              data["proven"], data["unknown"], data["skipped"], data["counterexample"], data["seconds"],
+                              data["paper"])
+        rows.append(row)
+        show(row)
+    return rows
 
 
 COMMAND = command("conjectures", order=60, help="put the catalogue of laws and conjectures to the test (docs/CONJECTURES.md)",

@@ -33,6 +33,9 @@ def add_arguments(p) -> None:
                    help="run the shards on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
     p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
     p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+    p.add_argument("--shards", type=positive_int, metavar="K",
+                   help="a random run divided into K shards, one seed each (default 8 with --cluster): the examples "
+                        "are shared among them, each distinct failure shrunk once (docs/CAMPAIGNS.md)")
 
 
 def program_index(text: str) -> tuple[int, int]:
@@ -57,9 +60,10 @@ def run(args, _source, out) -> int:
     names = properties_to_run(args.names)
     if args.exhaustive is not None or args.index is not None:
         return exhaustive(args, names)
-    for option in ("cluster", "checkpoint"):
-        if getattr(args, option) is not None:
-            raise UsageError(f"--{option} is for --exhaustive runs")
+    if args.cluster is not None or args.shards is not None:
+        return random_campaign(args, names)
+    if args.checkpoint is not None:
+        raise UsageError("--checkpoint is for campaigns (--exhaustive, --cluster or --shards)")
     if args.replay is not None and len(names) != 1:
         raise UsageError("--replay replays one property's failure: name exactly one PROPERTY")
 
@@ -99,6 +103,75 @@ def run(args, _source, out) -> int:
     if any(r.status == "failed" for r in results):
         return exitcodes.STUCK
     if any(r.status == "budget" for r in results):
+        return exitcodes.BUDGET
+    return exitcodes.OK
+
+
+def random_campaign(args, names) -> int:
+    """`--cluster` / `--shards K` without --exhaustive: the random suite divided into K shards
+    (one seed each, the examples shared among them), run on Dask or here, merged; each
+    distinct failure shrunk once, from the lowest seed that found it."""
+    import math
+
+    from ...properties import driver
+    from ...properties.campaign import (CampaignProgress, Checkpoint, RandomPropsWork, distinct_failures,
+                                        run_campaign, seed_shards)
+    from ...properties.profiles import config
+    from ...properties.progress import quiet
+
+    if args.replay is not None:
+        raise UsageError("--replay replays one failure: not with --cluster or --shards")
+    if args.resume and args.checkpoint is None:
+        raise UsageError("--resume needs --checkpoint FILE")
+    count = args.shards or 8
+    total = args.examples or config(args.profile).examples
+    per_shard = max(1, math.ceil(total / count))
+    first_seed = args.seed or 0
+    shards = seed_shards(first_seed, count)
+    work = RandomPropsWork(tuple(names), args.profile, per_shard)
+    checkpoint = None
+    if args.checkpoint is not None:
+        checkpoint = Checkpoint(args.checkpoint, {"command": "props", "properties": list(names), "profile": args.profile,
+                                                  "examples": per_shard, "seeds": [first_seed, first_seed + count]})
+    try:
+        with quiet(args.json):
+            results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume,
+                                   progress=CampaignProgress("props campaign", per_shard * count * len(names)))
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+    distinct = distinct_failures(results.values())
+    shrunk = []
+    with quiet(args.json):
+        for failure in distinct:  # each distinct failure shrunk once, here, from its seed
+            again = driver.run_property(failure["property"], args.profile, per_shard, failure["seed"])
+            shrunk.append({**failure, "shrunk": again.to_json()})
+    properties = {}
+    for name in names:
+        runs = sum(r["properties"][name]["runs"] for r in results.values() if name in r["properties"])
+        seconds = sum(r["properties"][name]["seconds"] for r in results.values() if name in r["properties"])
+        mine = [f for f in shrunk if f["property"] == name]
+        status = ("failed" if any(f["status"] == "failed" for f in mine) else "budget" if mine else "passed")
+        properties[name] = {"status": status, "runs": runs, "seconds": round(seconds, 3), "distinct_failures": len(mine)}
+    if args.json:
+        write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": first_seed,
+                    "examples": total, "properties": {}, "not_run": [], "coverage": None,
+                    "campaign": {"shards": count, "examples_per_shard": per_shard, "cluster": args.cluster,
+                                 "seeds": [first_seed, first_seed + count - 1], "properties": properties,
+                                 "failures": shrunk}})
+    else:
+        say(f"{count} shards (seeds {first_seed}–{first_seed + count - 1}, {per_shard} examples each)"
+            + (f" on {args.cluster}" if args.cluster else ""))
+        for name, p in properties.items():
+            say(f"{name:<14} {p['status']:<11} {p['runs']:>6} runs  {p['seconds']:7.2f}s")
+        for f in shrunk:
+            s = f["shrunk"]
+            say(f"  [{f['property']}] found from {f['count']} seed(s), first seed {f['seed']}; shrunk once:")
+            say("    " + (s.get("finding") or f.get("finding") or "").replace("\n", "\n    "))
+            if s.get("replay"):
+                say(f"    replay: {s['replay']}")
+    if any(p["status"] == "failed" for p in properties.values()):
+        return exitcodes.STUCK
+    if any(p["status"] == "budget" for p in properties.values()):
         return exitcodes.BUDGET
     return exitcodes.OK
 

@@ -124,9 +124,10 @@ class OracleConfig:
     printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
     search: frozenset = frozenset(SEARCH)  # the search's techniques in use (SEARCH; the benchmark turns them off)
     exhaustive: Optional[int] = None  # every program of size ≤ this, in size order, instead of the survey
-    cluster: Optional[str] = None  # exhaustive: run the shards on Dask (properties/campaign.py)
-    checkpoint: Optional[str] = None  # exhaustive: record each finished shard in this file
-    resume: bool = False  # exhaustive: skip the shards the checkpoint has
+    shards: Optional[int] = None  # a survey divided into this many shards, a seed each (properties/campaign.py)
+    cluster: Optional[str] = None  # exhaustive or shards: run the shards on Dask (properties/campaign.py)
+    checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
+    resume: bool = False  # skip the shards the checkpoint has
 
     @property
     def all_fragments(self) -> frozenset:
@@ -660,8 +661,8 @@ class Oracle:
         started = time.perf_counter()
         report = Report(self.config)
         self.corpus_cases(report)
-        if self.config.exhaustive is not None:
-            self._exhaustive(report)
+        if self.config.exhaustive is not None or self.config.shards is not None:
+            self._exhaustive(report) if self.config.exhaustive is not None else self._sharded(report)
             report.seconds = time.perf_counter() - started
             return report
         survey_started = time.perf_counter()
@@ -746,6 +747,56 @@ class Oracle:
             case = self.classify(f["text"]) or Case(f["text"], f["class"])
             case = replace(case, origin=f"size {size}, index {index}")
             report.shrunk[sig] = Shrunk(case, -1, counts[sig], 0.0, 0.0, 0, True, sig, case)
+
+    def _sharded(self, report: Report) -> None:
+        """The survey divided into shards, a seed each (`--shards K`), run here or on Dask; the
+        failures bucketed over all shards, and each bucket's first program (lowest seed, then
+        first drawn) reduced once, here (properties/reduce.py), keeping its signature."""
+        import math
+
+        from .campaign import CampaignProgress, Checkpoint, run_campaign, seed_shards
+
+        c = self.config
+        count = c.shards or 1
+        per_shard = max(1, math.ceil(c.max_programs / count))
+        shards = seed_shards(c.seed, count)
+        work = SurveyWork(replace(c, shards=None, cluster=None, checkpoint=None, database=None, corpus=False,
+                                  max_programs=per_shard, printer=None))
+        if c.printer is not None:
+            raise ValueError("a divided survey prints with goi's notations (not --printer)")
+        checkpoint = None
+        if c.checkpoint is not None:
+            checkpoint = Checkpoint(c.checkpoint, {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                                                   "fragments": sorted(c.all_fragments), "programs": per_shard,
+                                                   "seeds": [c.seed, c.seed + count]})
+        results = run_campaign(shards, work, cluster=c.cluster, checkpoint=checkpoint, resume=c.resume,
+                               progress=CampaignProgress("oracle campaign", per_shard * count))
+        firsts: dict = {}
+        counts: dict = {}
+        for shard in shards:
+            r = results[shard.key]
+            report.skipped += r["skipped"]
+            report.duplicates += r["duplicates"]
+            for k, n in r["counts"].items():
+                report.counts[k] += n
+            for f in r["failures"]:
+                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+                firsts.setdefault(f["signature"], (shard.start, f))
+        report.programs = sum(report.counts.values())
+        for sig in sorted(firsts, key=lambda sig: (-counts[sig], firsts[sig][0])):
+            seed_, f = firsts[sig]
+            case = self.classify(f["text"])
+            if case is None or case.signature != sig:  # it no longer fails so (a flaky implementation)
+                continue
+            started, calls_before = time.perf_counter(), self.calls
+            self.shrink_calls_left, self.budget_reached = c.shrink_calls, False
+            try:
+                reduced, minimal = self.reduce(case, sig)
+            finally:
+                self.shrink_calls_left = None
+            report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], time.perf_counter() - started,
+                                        self.calls - calls_before, minimal and not self.budget_reached, sig,
+                                        replace(case, origin=f"seed {seed_}"))
 
     # ---- the example database: each bucket's minimal program, replayed by later runs ----------
     # Kept as program texts (not Hypothesis' choice sequences, which a changed generator would
@@ -837,6 +888,30 @@ class OracleWork:
         finally:
             oracle.close()
         return {"programs": shard.stop - shard.start, "counts": counts, "failures": failures, "skipped": skipped}
+
+
+@dataclass(frozen=True)
+class SurveyWork:
+    """One shard of a divided survey: the survey from the shard's seed, its failures as drawn
+    (not shrunk: the campaign reduces each bucket once)."""
+
+    config: OracleConfig
+
+    def __call__(self, shard) -> dict:
+        oracle = Oracle(replace(self.config, seed=shard.start))
+        report = Report(oracle.config)
+        try:
+            drawn = oracle.survey(report)
+        finally:
+            oracle.close()
+        cases = [oracle.cache[text] for _, text in drawn]
+        counts = {k: 0 for k in CLASSES}
+        for case in cases:
+            counts[case.klass] += 1
+        failures = [{"text": case.text, "class": case.klass, "signature": case.signature, "index": i,
+                     "seconds": round(case.seconds, 3)} for i, case in enumerate(cases) if case.klass != AGREE]
+        return {"programs": len(cases), "counts": counts, "failures": failures, "skipped": report.skipped,
+                "duplicates": report.duplicates}
 
 
 class _Enough(Exception):

@@ -256,3 +256,16 @@ def test_a_random_campaign_on_a_local_cluster_runs_every_shard():
     assert sorted(r["seed"] for r in results.values()) == [10, 11, 12]
     assert all(r["properties"][n]["status"] == "passed" and r["properties"][n]["runs"] == 5
                for r in results.values() for n in NAMES)
+
+
+def test_a_divided_oracle_survey_on_a_local_cluster_buckets_over_all_shards():
+    from goi.properties.oracle import Oracle, OracleConfig
+
+    mock = Path(__file__).parent / "oracle_mocks" / "two_errors.py"
+    config = OracleConfig(command=[sys.executable, str(mock), "--lines"], protocol="lines", max_programs=60, shards=3,
+                          cluster="local", database=None, corpus=False)
+    report = Oracle(config).run()
+    assert report.programs == sum(report.counts.values()) >= 50  # the shards' programs, each counted once
+    assert sorted(s.case.text for s in report.shrunk.values()) == ["0 * 0", "0 - 0"]
+    assert all(s.complete for s in report.shrunk.values())
+    assert sum(s.count for s in report.shrunk.values()) == report.counts["implementation-error"]

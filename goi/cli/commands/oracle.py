@@ -3,7 +3,7 @@
     goi oracle --impl 'CMD …' [--protocol oneshot|lines] [--notation paper|visualiser] [--fragment F,…]
                [--tolerance REL] [--timeout S] [--startup-timeout S] [--memory-mb N] [--ill-typed]
                [--profile P] [--seed N] [--max-programs N] [--jobs N] [--shrink-calls N]
-               [--shrink-seconds S] [--exhaustive N [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]]
+               [--shrink-seconds S] [--exhaustive N | --shards K] [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]
                [--out DIR] [--json] [--replay FILE | --replay-program TEXT]
 """
 
@@ -89,6 +89,7 @@ def run(args, _source, out) -> int:
         protocol=args.protocol, startup_timeout=args.startup_timeout,
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
+        shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
@@ -96,10 +97,12 @@ def run(args, _source, out) -> int:
         return replay(args, config)
     if args.out:
         writable_directory("--out", args.out)  # before the run, not after it
-    if args.exhaustive is None and (args.cluster or args.checkpoint or args.resume):
-        raise UsageError("--cluster, --checkpoint and --resume are for --exhaustive runs")
-    if args.exhaustive is not None and args.printer is not None:
-        raise UsageError("--exhaustive prints with goi's notations: not with --printer")
+    if args.exhaustive is None and args.shards is None and (args.checkpoint or args.resume):
+        raise UsageError("--checkpoint and --resume are for campaigns (--exhaustive, --shards or --cluster)")
+    if args.exhaustive is not None and args.shards is not None:
+        raise UsageError("--exhaustive lists every program: not with --shards")
+    if (args.exhaustive is not None or args.shards is not None or args.cluster) and args.printer is not None:
+        raise UsageError("a campaign prints with goi's notations: not with --printer")
     if args.resume and args.checkpoint is None:
         raise UsageError("--resume needs --checkpoint FILE")
 
@@ -114,7 +117,7 @@ def run(args, _source, out) -> int:
         with quiet(args.json):
             report = oracle.run()
     except (ValueError, RuntimeError) as exc:
-        if args.exhaustive is None:
+        if config.exhaustive is None and config.shards is None:
             raise
         raise UsageError(str(exc)) from None
 
@@ -229,6 +232,7 @@ def report_json(report, replay_for=None) -> dict:
         "seconds": round(report.seconds, 3),
         "survey_seconds": round(report.survey_seconds, 3),
         "exhaustive": report.exhaustive,
+        "shards": c.shards,
     }
 
 
@@ -275,6 +279,8 @@ def summary_lines(report, replay_for=None) -> list[str]:
     else:
         first = (f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
                  f"{report.duplicates} repeats not sent again)")
+        if report.config.shards is not None:
+            first += f" in {report.config.shards} shards (seeds {report.config.seed}–{report.config.seed + report.config.shards - 1})"
     lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "
              f"fragment), {report.seconds:.1f} s"]
     lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
@@ -296,6 +302,10 @@ def summary_lines(report, replay_for=None) -> list[str]:
         if report.exhaustive is not None:
             where = f"{s.count} of the programs; the smallest is the first in size order: {case.origin}"
             how = "not shrunk: none smaller fails so"
+        elif report.config.shards is not None:
+            where = f"{s.count} of the shards' programs, the first from {s.first.origin if s.first else '?'}"
+            how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
+                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
         elif not s.shrunk:
             how = "not shrunk: more buckets than the run shrinks"
         else:
@@ -394,8 +404,10 @@ def add_arguments(p) -> None:
                    help="also bound each bucket's shrinking in seconds (default: no bound)")
     p.add_argument("--exhaustive", type=positive_int, metavar="N",
                    help="every program of size ≤ N (in size order) instead of a random survey (docs/CAMPAIGNS.md)")
-    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive: run the shards on Dask")
-    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive: record each finished shard in FILE")
+    p.add_argument("--shards", type=positive_int, metavar="K",
+                   help="divide the survey into K shards, a seed each (default 8 with --cluster); each bucket reduced once")
+    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive or --shards: run the shards on Dask")
+    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive or --shards: record each finished shard in FILE")
     p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")

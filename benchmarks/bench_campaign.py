@@ -13,7 +13,7 @@ import dataclasses
 import time
 
 from goi.generators.enumerate import Enumeration, Space
-from goi.properties.campaign import PropsWork, exhaustive_shards, exhaustive_properties, merge, run_campaign
+from goi.properties.campaign import PropsWork, Shard, exhaustive_shards, exhaustive_properties, merge, run_campaign
 
 
 def timed(shards, work, cluster=None) -> tuple[float, dict]:
@@ -29,6 +29,8 @@ def main() -> None:
     parser.add_argument("--rate-bound", type=int, default=5, help="the campaign whose rate is measured: sizes ≤ this")
     parser.add_argument("--budget-seconds", type=float, default=600.0)
     parser.add_argument("--cores", type=int, default=64)
+    parser.add_argument("--sample", type=int, default=300, help="programs sampled per size for the cost per program")
+    parser.add_argument("--upto", type=int, default=8, help="the largest size sampled")
     args = parser.parse_args()
     names = tuple(exhaustive_properties(args.properties.split(",")))
     enumeration = Enumeration()
@@ -61,31 +63,31 @@ def main() -> None:
     # the cost per program grows with size: measured per size on a sample, then the largest N
     # whose every program fits the budget on 2 cores, and on `cores`
     per_program = {}
-    for n in range(1, 9):
+    for n in range(1, args.upto + 1):
         count = enumeration.count(n)
         if not count:
             per_program[n] = 0.0
             continue
-        sample = min(count, 300)
+        sample = min(count, args.sample)
         step = max(1, count // sample)
         indices = list(range(0, count, step))[:sample]
         started = time.perf_counter()
         for i in indices:
-            work_one = PropsWork(names, args.profile, dataclasses.asdict(Space()))
-            from goi.properties.campaign import Shard
-
-            work_one(Shard(n, i, i + 1))
+            work(Shard(n, i, i + 1))
         per_program[n] = (time.perf_counter() - started) / len(indices)
     efficiency = (rows[1][1] / rows[2][1]) / 2
     print("\n| size | seconds per program (one core) | all programs ≤ size, 2 cores | on "
           f"{args.cores} cores |\n|---:|---:|---:|---:|")
     cumulative = 0.0
-    for n in range(1, 9):
+    for n in range(1, args.upto + 1):
         cumulative += per_program[n] * enumeration.count(n)
         two = cumulative / (2 * efficiency)
         many = cumulative / (args.cores * efficiency)
         print(f"| {n} | {per_program[n] * 1000:.2f} ms | {two:,.0f} s | {many:,.0f} s |")
-    print(f"\nbudget {args.budget_seconds:.0f} s; efficiency of 2 workers {efficiency:.0%} (used for the projection)")
+    fits = [n for n in range(1, args.upto + 1)
+            if sum(per_program[k] * enumeration.count(k) for k in range(1, n + 1)) / (2 * efficiency) <= args.budget_seconds]
+    print(f"\nbudget {args.budget_seconds:.0f} s; efficiency of 2 workers {efficiency:.0%} (used for the projection); "
+          f"largest size whose every program fits the budget on 2 cores (projected): {max(fits) if fits else 0}")
 
 
 if __name__ == "__main__":

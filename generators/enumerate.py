@@ -72,6 +72,17 @@ def arg_types(names: Names) -> list[Type]:
 MODEL_TYPES = (F, FF)
 
 
+def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """The sizes of `parts` children (each ≥ 1) adding up to `total`, in a fixed order."""
+    if parts == 1:
+        if total >= 1:
+            yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in splits(total - first, parts - 1):
+            yield (first,) + rest
+
+
 class Enumeration:
     """The programs of one Space, by size (module docstring)."""
 
@@ -167,16 +178,6 @@ class Enumeration:
                 yield ((lambda body, vec=vec, f=f, p=p, m=t.dom: S.Decouple(f, p, vec, m, body)),
                        [(inner, names + (vec,), t.cod)])
 
-    @staticmethod
-    def _splits(m: int, arity: int) -> Iterator[tuple[int, ...]]:
-        """The sizes of `arity` children (each ≥ 1) summing to m, in a fixed order."""
-        if arity == 1:
-            if m >= 1:
-                yield (m,)
-            return
-        for first in range(1, m - arity + 2):
-            for rest in Enumeration._splits(m - first, arity - 1):
-                yield (first,) + rest
 
     def _count_uncached(self, ctx: Context, names: Names, t: Type, n: int) -> int:
         total = 0
@@ -184,7 +185,7 @@ class Enumeration:
             if not children:
                 total += 1
                 continue
-            for sizes in self._splits(n - 1, len(children)):
+            for sizes in splits(n - 1, len(children)):
                 product = 1
                 for (c, ns, ty), size in zip(children, sizes):
                     product *= self._count(c, ns, ty, size)
@@ -200,7 +201,7 @@ class Enumeration:
                     return build()
                 i -= 1
                 continue
-            for sizes in self._splits(n - 1, len(children)):
+            for sizes in splits(n - 1, len(children)):
                 counts = [self._count(c, ns, ty, size) for (c, ns, ty), size in zip(children, sizes)]
                 product = 1
                 for c in counts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Iterator, Optional
 
-from goi.generators.enumerate import Enumeration
+from goi.generators.enumerate import Enumeration, splits
 from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, F, Type
 
@@ -23,17 +23,6 @@ from .progress import PROGRESS
 
 FF = Arrow(F, F)
 HOLE = "□"
-
-
-def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Sizes (each ≥ 1) of `parts` metavariables adding up to exactly `total`."""
-    if parts == 1:
-        if total >= 1:
-            yield (total,)
-        return
-    for first in range(1, total - parts + 2):
-        for rest in splits(total - first, parts - 1):
-            yield (first,) + rest
 
 
 def fill(enum: Enumeration, metas: list, n: int) -> Iterator[tuple]:

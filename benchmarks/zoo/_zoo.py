@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "oracle_mocks"))
 
-from common import correctly, serve, value_payload  # noqa: E402,F401
+from common import FloatField, correctly, serve, value_payload  # noqa: E402,F401
 
 
 def bugs(*known: str) -> set:

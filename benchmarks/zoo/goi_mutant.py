@@ -9,7 +9,6 @@ from dataclasses import replace
 from _zoo import bugs, correctly, serve
 from goi.semantics import graph as G
 from goi.semantics.rules import REGISTRY
-from goi.semantics.token import NONE_FLAG
 
 ON = bugs("sub-swapped", "fold-left")
 
@@ -21,21 +20,16 @@ def _move(m, link):
     move(m, link, DOWN)
 
 
+ORIGINAL_FOLD = REGISTRY["rw.op.fold"].apply
+
+
 def op_fold(m, op):
-    g = m.graph
-    left = op.outs[0].dst
-    value = left.data if left.kind == G.CONST else m.token.stack[-1]
-    for out in op.outs:
-        g.delete_node(out.dst)
-        g.delete_link(out)
-    in_link = op.ins[0]
-    if isinstance(value, tuple):
-        const = g.new_node(G.VCONST, op.box, 1, 0, (value, in_link.type.type.name))
-    else:
-        const = g.new_node(G.CONST, op.box, 1, 0, value)
-    g.delete_node(op)
-    g.set_dst(in_link, const, 0)
-    m.token.flag = NONE_FLAG
+    """The rule as it is, then the new constant given the left operand's value (scalars)."""
+    left, in_link = op.outs[0].dst, op.ins[0]
+    kept = left.data if left.kind == G.CONST and not isinstance(m.token.stack[-1], tuple) else None
+    ORIGINAL_FOLD(m, op)
+    if kept is not None:
+        in_link.dst.data = kept
 
 
 if "sub-swapped" in ON:

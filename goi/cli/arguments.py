@@ -140,3 +140,12 @@ def machine_options(args, judgement) -> dict:
     return dict(params=args.params, division=args.division, strategy=args.strategy, seed=args.seed,
                 checks=args.check or (), check_mode=args.check_mode, gc=args.gc, max_nodes=args.max_nodes,
                 max_digits=args.max_digits)
+
+
+def add_campaign_arguments(p, shards: str) -> None:
+    """--cluster, --checkpoint and --resume, as every command that campaigns takes them
+    (docs/CAMPAIGNS.md); `shards` says what a shard is for this command."""
+    p.add_argument("--cluster", metavar="local|ADDRESS",
+                   help=f"run the shards ({shards}) on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
+    p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
+    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")

@@ -58,3 +58,34 @@ def _float(x):
     if isinstance(x, float):
         return x
     return "λ"
+
+
+class FloatField:
+    """IEEE floating point as the machine's field (the float mocks' arithmetic)."""
+
+    name = "floats"
+    division = "total"
+
+    def const(self, value):
+        return float(value)
+
+    def zero(self):
+        return 0.0
+
+    def one(self):
+        return 1.0
+
+    def add(self, x, y):
+        return x + y
+
+    def sub(self, x, y):
+        return x - y
+
+    def mul(self, x, y):
+        return x * y
+
+    def div(self, x, y):
+        return 0.0 if y == 0 else x / y
+
+    def show(self, x):
+        return repr(x)

@@ -5,7 +5,7 @@ instance up to size N, in every context up to size M (docs/CAMPAIGNS.md)."""
 from __future__ import annotations
 
 from .. import exitcodes
-from ..arguments import positive_int
+from ..arguments import add_campaign_arguments, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -22,9 +22,7 @@ def add_arguments(p) -> None:
                    help="every instance whose metavariables add up to size ≤ N, smallest first (docs/CAMPAIGNS.md)")
     p.add_argument("--context-size", type=positive_int, metavar="M",
                    help="with --exhaustive: contexts up to size M for the context laws (default 3)")
-    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive: each law a shard on Dask")
-    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive: record each finished law in FILE")
-    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the laws FILE has")
+    add_campaign_arguments(p, "with --exhaustive, a law each")
 
 
 def run(args, _source, out) -> int:

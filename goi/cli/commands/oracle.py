@@ -18,7 +18,7 @@ from collections import Counter
 from fractions import Fraction
 
 from .. import exitcodes
-from ..arguments import MAX_INPUT_BYTES, positive_int, positive_seconds
+from ..arguments import MAX_INPUT_BYTES, add_campaign_arguments, positive_int, positive_seconds
 from ..io import read_file, read_text, say, schema, writable_directory, write_json
 from . import command
 from ...semantics.show import to_text as _show
@@ -406,9 +406,7 @@ def add_arguments(p) -> None:
                    help="every program of size ≤ N (in size order) instead of a random survey (docs/CAMPAIGNS.md)")
     p.add_argument("--shards", type=positive_int, metavar="K",
                    help="divide the survey into K shards, a seed each (default 8 with --cluster); each bucket reduced once")
-    p.add_argument("--cluster", metavar="local|ADDRESS", help="with --exhaustive or --shards: run the shards on Dask")
-    p.add_argument("--checkpoint", metavar="FILE", help="with --exhaustive or --shards: record each finished shard in FILE")
-    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+    add_campaign_arguments(p, "index ranges of programs with --exhaustive, else seeds")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
     p.add_argument("--out", metavar="DIR", help="write each bucket's shrunk failure as DIR/CLASS.goi and DIR/CLASS.json "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from .. import exitcodes
-from ..arguments import properties_to_run, integer, positive_int
+from ..arguments import add_campaign_arguments, properties_to_run, integer, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -29,10 +29,7 @@ def add_arguments(p) -> None:
     p.add_argument("--exhaustive", type=positive_int, metavar="N",
                    help="every program of size ≤ N instead of random ones (docs/CAMPAIGNS.md)")
     p.add_argument("--index", type=program_index, metavar="SIZE:I", help="with --exhaustive: only the I-th program of size SIZE")
-    p.add_argument("--cluster", metavar="local|ADDRESS",
-                   help="run the shards on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
-    p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
-    p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+    add_campaign_arguments(p, "index ranges of programs, or seeds")
     p.add_argument("--shards", type=positive_int, metavar="K",
                    help="a random run divided into K shards, one seed each (default 8 with --cluster): the examples "
                         "are shared among them, each distinct failure shrunk once (docs/CAMPAIGNS.md)")

@@ -317,10 +317,17 @@ class LawWork:
     bound: int
     context_size: int
     timeout: float
+    parts: int = 1  # each law's instances divided into this many shards (law_shards)
 
     def __call__(self, shard: Shard) -> dict:
         from .conjectures import LAWS
         from .exhaustive_laws import decide_exhaustive
 
-        row = decide_exhaustive(LAWS[shard.label], self.bound, self.context_size, self.timeout)
+        law = shard.label.partition("#")[0]
+        row = decide_exhaustive(LAWS[law], self.bound, self.context_size, self.timeout, part=(shard.start, self.parts))
         return {"programs": row.instances, "row": row.to_json()}
+
+
+def law_shards(names: Iterable[str], parts: int) -> list[Shard]:
+    """Each law's instances in `parts` shards (instance index k modulo parts)."""
+    return [Shard(0, k, k + 1, label=f"{name}#{k}/{parts}") for name in names for k in range(parts)]

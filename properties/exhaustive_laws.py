@@ -121,8 +121,12 @@ def contexts(enum: Enumeration, type_: Type, m: int) -> Iterator:
 
 
 def decide_exhaustive(law: Law, n: int, context_size: int, timeout: float, division: str = "total",
-                      enum: Optional[Enumeration] = None) -> Row:
-    """The law on every instance up to size n (and every context up to context_size)."""
+                      enum: Optional[Enumeration] = None, part: tuple[int, int] = (0, 1)) -> Row:
+    """The law on every instance up to size n (and every context up to context_size); with
+    `part` (k, K) only the instances whose index is k modulo K (a campaign's shard of one law:
+    `merge_parts` puts the K rows together). A refutation's counterexample carries its
+    `index` [instance, context] in the whole order, so the smallest of the parts' is the
+    smallest of all."""
     from goi.equivalence import EQUIVALENT, program_equivalence
     from goi.semantics.pretty import pretty
 
@@ -138,13 +142,33 @@ def decide_exhaustive(law: Law, n: int, context_size: int, timeout: float, divis
         return proofs[key] == EQUIVALENT
 
     plugs = list(contexts(enum, law.type, context_size)) if law.level == "context" else [None]
-    for pair in instances(law, enum, n):
-        for plug in plugs:
+    k, parts = part
+    for index, pair in enumerate(instances(law, enum, n)):
+        if index % parts != k:
+            continue
+        for place, plug in enumerate(plugs):
             PROGRESS.tick(f"conjecture {law.name}", 0)
             if decide_instance(law, row, pair, plug, proven, timeout, division):
                 row.verdict = REFUTED
-                row.counterexample = counterexample(law, pair, plug, timeout, division)
+                row.counterexample = {**counterexample(law, pair, plug, timeout, division), "index": [index, place]}
                 row.seconds = time.perf_counter() - started
                 return row
     row.seconds = time.perf_counter() - started
     return row
+
+
+def merge_parts(rows: list) -> Row:
+    """The rows of one law's parts as one: counts added, the smallest refutation kept (but
+    the counts of a refuted law stop at each part's first refutation, not the whole's)."""
+    first = rows[0]
+    merged = Row(first.law, first.statement, first.expected, SURVIVED, paper=first.paper)
+    for r in rows:
+        merged.instances += r.instances
+        merged.proven += r.proven
+        merged.unknown += r.unknown
+        merged.skipped += r.skipped
+        merged.seconds += r.seconds
+        if r.verdict == REFUTED and (merged.counterexample is None
+                                     or r.counterexample["index"] < merged.counterexample["index"]):
+            merged.verdict, merged.counterexample = REFUTED, r.counterexample
+    return merged

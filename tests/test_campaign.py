@@ -203,6 +203,10 @@ def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys, 
     first = json.loads(capsys.readouterr().out)["laws"]
     assert main(argv + ["--resume"]) == exitcodes.OK and json.loads(capsys.readouterr().out)["laws"] == first
     assert len(Path(checkpoint).read_text().splitlines()) == 3  # the campaign's line and a law each
+    assert main(["conjectures", "plus-commutes", "let-floating", "--exhaustive", "3", "--parts", "3", "--json"]) == exitcodes.OK
+    parted = {r["law"]: r for r in json.loads(capsys.readouterr().out)["laws"]}
+    assert parted["plus-commutes"]["instances"] == 25  # three parts, every instance once
+    assert parted["let-floating"]["counterexample"]["left"] == floating["counterexample"]["left"]  # the smallest of all
 
 
 def test_a_random_campaign_finds_one_bug_from_several_seeds_and_shrinks_it_once(capsys, monkeypatch):

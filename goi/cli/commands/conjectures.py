@@ -4,6 +4,8 @@ instance up to size N, in every context up to size M (docs/CAMPAIGNS.md)."""
 
 from __future__ import annotations
 
+import os
+
 from .. import exitcodes
 from ..arguments import add_campaign_arguments, positive_int
 from ..errors import UsageError
@@ -22,7 +24,9 @@ def add_arguments(p) -> None:
                    help="every instance whose metavariables add up to size ≤ N, smallest first (docs/CAMPAIGNS.md)")
     p.add_argument("--context-size", type=positive_int, metavar="M",
                    help="with --exhaustive: contexts up to size M for the context laws (default 3)")
-    add_campaign_arguments(p, "with --exhaustive, a law each")
+    add_campaign_arguments(p, "with --exhaustive, a part of a law's instances each")
+    p.add_argument("--parts", type=positive_int, metavar="K",
+                   help="with --exhaustive: each law's instances in K shards (default 1, or twice the cores with --cluster)")
 
 
 def run(args, _source, out) -> int:
@@ -39,7 +43,7 @@ def run(args, _source, out) -> int:
 
     from ...properties.progress import quiet
 
-    for option in ("context_size", "cluster", "checkpoint"):
+    for option in ("context_size", "cluster", "checkpoint", "parts"):
         if getattr(args, option) is not None and args.exhaustive is None:
             raise UsageError(f"--{option.replace('_', '-')} is for --exhaustive runs")
     if args.resume and args.checkpoint is None:
@@ -70,26 +74,32 @@ def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
     """Each law a shard of one campaign (properties/campaign.py): here, on a LocalCluster or a
     scheduler, checkpointed; the rows in the catalogue's order."""
     from ...properties import conjectures
-    from ...properties.campaign import Checkpoint, LawWork, Shard, run_campaign
+    from ...properties.campaign import Checkpoint, LawWork, law_shards, run_campaign
+    from ...properties.exhaustive_laws import merge_parts
 
     budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
-    shards = [Shard(0, i, i + 1, label=name) for i, name in enumerate(names)]
-    work = LawWork(exhaustive["bound"], exhaustive["context_size"], budget.timeout)
+    parts = args.parts or (2 * (os.cpu_count() or 1) if args.cluster else 1)
+    shards = law_shards(names, parts)
+    work = LawWork(exhaustive["bound"], exhaustive["context_size"], budget.timeout, parts)
     checkpoint = None
     if args.checkpoint is not None:
-        checkpoint = Checkpoint(args.checkpoint, {"command": "conjectures", "laws": list(names), **exhaustive})
+        checkpoint = Checkpoint(args.checkpoint, {"command": "conjectures", "laws": list(names), "parts": parts,
+                                                  **exhaustive})
     try:
         results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume)
     except (ValueError, RuntimeError, OSError) as exc:
         raise UsageError(str(exc)) from None
     rows = []
-    for shard in shards:
-        data = results[shard.key]["row"]
-        row = conjectures.Row(data["law"], data["statement"], data["expected"], data["verdict"], data["instances"],
-                              data["proven"], data["unknown"], data["skipped"], data["counterexample"], data["seconds"],
-                              data["paper"])
-        rows.append(row)
-        show(row)
+    for name in names:
+        pieces = []
+        for shard in shards:
+            if shard.label.partition("#")[0] == name:
+                data = results[shard.key]["row"]
+                pieces.append(conjectures.Row(data["law"], data["statement"], data["expected"], data["verdict"],
+                                              data["instances"], data["proven"], data["unknown"], data["skipped"],
+                                              data["counterexample"], data["seconds"], data["paper"]))
+        rows.append(merge_parts(pieces))
+        show(rows[-1])
     return rows
 
 

@@ -44,10 +44,10 @@ from .semantics.typecheck import Judgement
 def __getattr__(name: str):
     # goi.strategies imports Hypothesis (0.15 s): loaded on first use, so `import goi` and
     # the `goi` command start fast (an implementation wrapper run once per program, say).
-    if name == "strategies":
+    if name in ("strategies", "enumerate"):
         import importlib
 
-        return importlib.import_module(".strategies", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'goi' has no attribute {name!r}")
 
 
@@ -73,6 +73,7 @@ __all__ = [
     "Value",
     "__version__",
     "check",
+    "enumerate",
     "equivalent",
     "prepare",
     "run",

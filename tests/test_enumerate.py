@@ -118,3 +118,9 @@ def test_alpha_equivalent_programs_are_one():
     canonical = S.Let("x0", F, S.Prov(Fraction(1)), S.BinOp("+", S.Var("x0"), S.Var("x0")))
     assert canonical in listed
     assert api.check("let y : F = {1} in y + y").surface not in listed  # its names are not the canonical ones
+
+
+def test_the_enumerator_is_public_as_goi_enumerate():
+    import goi
+
+    assert goi.enumerate.Enumeration().count(3) == 155 and "enumerate" in goi.__all__

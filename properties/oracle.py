@@ -7,7 +7,7 @@
    the target's notation and fragment can write (a notation without negative numbers gets
    none drawn), in stages of growing depth (SCHEDULE: many small programs first), with swarm
    testing and sharing patterns (generators/typed.py), and our machine's run of each fed
-   back to Hypothesis' target() (rules fired, copies, decouplings), so that what the machine
+   back to Hypothesis' target() (rules fired, each rule feature's count), so that what the machine
    rarely does is drawn more. They are printed in its notation and run by it (`jobs` at a
    time); each is classified (CLASSES) and given a signature (properties/signatures.py). The
    expected outcome is always our machine's on the very text the implementation received
@@ -48,6 +48,7 @@ from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.types import F
 from goi.semantics.notation import Inexpressible, render, render_term
+from goi.semantics.rules import fired, load_all
 
 from .external import Answer, Session, call
 from .reduce import reduce as reduce_structurally
@@ -64,6 +65,7 @@ FRAGMENTS = {
     "no-decoupling": "no decoupling at all",
 }
 NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
+FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
 UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
 
 # The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
@@ -72,7 +74,7 @@ SEARCH = {
     "swarm": "swarm testing: each program drawn with a random half of the constructs switched off",
     "sharing": "sharing patterns: a constant, variable or function used 2-3 times, across decouplings",
     "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
-    "feedback": "the machine's run fed back to Hypothesis' target(): rules fired, copies, decouplings",
+    "feedback": "the machine's run fed back to Hypothesis' target(): distinct rules fired, each rule feature's count",
 }
 
 # The survey's stages: (greatest depth, share of the programs); None is the configured depth.
@@ -455,13 +457,14 @@ class Oracle:
 
     def feedback(self, text: str) -> None:
         """Our machine's run of the text, fed back to Hypothesis (`target`): it steers the draw
-        towards runs that fire more distinct rules, make more copies and decouple more."""
+        towards runs that fire more distinct rules and exercise each declared feature of the
+        rules (copying, decoupling, deep contraction, projection, iterated operation) more."""
         if "feedback" not in self.config.search:
             return
         _, _, rules, _ = self.expected(text)
         target(float(sum(1 for n in rules.values() if n)), label="distinct rules fired")
-        target(float(sum(n for r, n in rules.items() if r.startswith("copy."))), label="copies")
-        target(float(sum(n for r, n in rules.items() if r.startswith("deep."))), label="decouplings")
+        for feature in FEEDBACK_FEATURES:  # copying, decoupling, deep contraction, … as the rules declare them
+            target(float(fired(rules, feature)), label=feature)
 
     def corpus_cases(self, report: Report) -> None:
         for origin, source in corpus_files() if self.config.corpus else []:

@@ -175,7 +175,7 @@ def test_goi_oracle_exhaustive_gives_each_bucket_its_smallest_program(capsys, tm
     assert main(argv + ["--resume"]) == exitcodes.NOT_EQUIVALENT  # every shard from the checkpoint: the same report
     again = json.loads(capsys.readouterr().out)
     assert again["counts"] == data["counts"] and [b["program"] for b in again["buckets"]] == ["0 - 0", "0 * 0"]
-    assert main(["oracle", "--impl", "x", "--cluster", "local"]) == exitcodes.USAGE  # not without --exhaustive
+    assert main(["oracle", "--impl", "x", "--checkpoint", str(tmp_path / "x.jsonl")]) == exitcodes.USAGE  # not without a campaign
 
 
 def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys, tmp_path):

@@ -1,14 +1,16 @@
 """goi's own machine with seeded mistakes in two of its rules (as tests/test_mutants.py seeds
 them), served as an implementation:
-  sub-swapped  pass.op0.left.down computes a subtraction with its operands swapped;
-  fold-left    rw.op.fold leaves the left operand's constant in place of the result, so an
-               operation evaluated again (in a box used twice) gives the wrong value."""
+  sub-swapped  the rule computing an operation (passes.op0_left_down) computes a subtraction
+               with its operands swapped;
+  fold-left    the rule folding an operation into a constant (compute.op_fold) leaves the left
+               operand's constant in place of the result, so an operation evaluated again (in a
+               box used twice) gives the wrong value."""
 
 from dataclasses import replace
 
 from _zoo import bugs, correctly, serve
 from goi.semantics import graph as G
-from goi.semantics.rules import REGISTRY
+from goi.semantics.rules import REGISTRY, compute, load_all, passes
 
 ON = bugs("sub-swapped", "fold-left")
 
@@ -20,7 +22,14 @@ def _move(m, link):
     move(m, link, DOWN)
 
 
-ORIGINAL_FOLD = REGISTRY["rw.op.fold"].apply
+def rule_of(function) -> str:
+    """The ID of the rule a function of the rules package implements (found, not named)."""
+    load_all()
+    return next(rule_id for rule_id, rule in REGISTRY.items() if rule.apply is function)
+
+
+FOLD, LEFT_DOWN = rule_of(compute.op_fold), rule_of(passes.op0_left_down)
+ORIGINAL_FOLD = compute.op_fold
 
 
 def op_fold(m, op):
@@ -33,9 +42,9 @@ def op_fold(m, op):
 
 
 if "sub-swapped" in ON:
-    REGISTRY["pass.op0.left.down"] = replace(REGISTRY["pass.op0.left.down"], apply=lambda m, node, port: _sub_swapped(m, node))
+    REGISTRY[LEFT_DOWN] = replace(REGISTRY[LEFT_DOWN], apply=lambda m, node, port: _sub_swapped(m, node))
 if "fold-left" in ON:
-    REGISTRY["rw.op.fold"] = replace(REGISTRY["rw.op.fold"], apply=op_fold)
+    REGISTRY[FOLD] = replace(REGISTRY[FOLD], apply=op_fold)
 
 
 def _sub_swapped(m, node):

@@ -83,6 +83,8 @@ SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
 # falls short passes the rest to the next). Hypothesis runs its one target() optimisation pass
 # after half its examples, so 2 puts that pass inside the stage, before its programs run out.
 DRAWS = 2
+MORE_MEMBERS = 2  # the catch-all wrong-value bucket: other members reduced too (Oracle._more_programs)
+CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
 MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
 PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about
 
@@ -691,9 +693,33 @@ class Oracle:
             case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
+            if sig == CATCH_ALL:
+                self._more_programs(report, sig, cases, case.text)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report
+
+    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
+        """A wrong value's signature is only the kind of the difference, so two bugs can share
+        the catch-all bucket (both give "another value"), and its shrunk first program shows
+        one of them. MORE_MEMBERS other members, spread over the bucket (its middle and its last),
+        are reduced structurally too, keeping the signature; each minimal program not yet
+        shown is listed after the bucket as `SIGNATURE #k` — possibly another bug."""
+        seen = {minimal}
+        picks = [cases[i] for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0][:MORE_MEMBERS]
+        for k, member in enumerate(picks, 2):
+            started, calls_before = time.perf_counter(), self.calls
+            self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
+            try:
+                reduced, complete = self.reduce(member, sig)
+            finally:
+                self.shrink_calls_left = None
+            if reduced.text in seen:
+                continue
+            seen.add(reduced.text)
+            report.shrunk[f"{sig} #{k}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
+                                                  time.perf_counter() - started, self.calls - calls_before,
+                                                  complete and not self.budget_reached, sig, member)
 
     # ---- every program up to a size (docs/CAMPAIGNS.md) --------------------------------------
     def space(self):

@@ -229,9 +229,12 @@ def test_visualiser_names_are_letters_only_and_vector_operators_explicit():
 # ---- the mocks: one class of failure each ---------------------------------------------------------
 
 def only(report, klass):
-    """The run's one bucket, of class `klass`, shrunk to a 1-minimal program."""
-    assert [s.case.klass for s in report.shrunk.values()] == [klass], {k: s.case.text for k, s in report.shrunk.items()}
-    (shrunk,) = report.shrunk.values()
+    """The run's one bucket, of class `klass`, shrunk to a 1-minimal program (besides, for the
+    catch-all wrong value, other members' minimal programs listed as `… #k`)."""
+    main = {k: s for k, s in report.shrunk.items() if k == s.signature}
+    assert [s.case.klass for s in main.values()] == [klass], {k: s.case.text for k, s in report.shrunk.items()}
+    assert all(s.case.klass == klass and s.signature in main for s in report.shrunk.values())
+    (shrunk,) = main.values()
     assert shrunk.complete
     return shrunk
 
@@ -604,3 +607,22 @@ def test_swarm_and_sharing_draw_what_the_plain_draw_rarely_does():
     assert sum(map(shared_across, searched)) > 2 * max(1, sum(map(shared_across, plain)))
     assert any(not any(isinstance(n, S.BinOp) and n.op in ("-", "*", "/") for n in S.walk(t)) and S.size(t) > 12
                for t in searched)  # a large program with no arithmetic but + (swarm)
+
+
+def test_two_bugs_giving_another_value_each_get_a_minimal_program():
+    """goi's machine with two seeded rule mistakes that both give "another value" (a
+    subtraction's operands swapped inside a let; a folded operation's left constant kept):
+    one bucket, whose other members are reduced too, so both bugs show a minimal program."""
+    zoo = Path(__file__).parent.parent / "benchmarks" / "zoo" / "goi_mutant.py"
+    config = OracleConfig(command=[sys.executable, str(zoo), "--lines"], protocol="lines", max_programs=300, max_depth=5,
+                          seed=1, database=None, corpus=False, jobs=2)
+    report = Oracle(config).run()
+    programs = [s.case.text for k, s in report.shrunk.items() if s.signature == "wrong-value: another value"]
+    assert len(programs) >= 2, programs
+
+    def fails_with_only(bug: str, text: str) -> bool:
+        env = {**os.environ, "GOI_BUGS": bug}
+        out = subprocess.run([sys.executable, str(zoo)], input=text, capture_output=True, text=True, env=env).stdout
+        return parse_answer(out).value != goi.run(text).value
+
+    assert any(fails_with_only("fold-left", t) for t in programs) and any(fails_with_only("sub-swapped", t) for t in programs)

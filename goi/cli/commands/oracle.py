@@ -306,6 +306,10 @@ def summary_lines(report, replay_for=None) -> list[str]:
             where = f"{s.count} of the shards' programs, the first from {s.first.origin if s.first else '?'}"
             how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
                    + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+        elif sig != s.signature:
+            where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "
+                     f"{s.found_after + 1}th of the survey, reduced on its own: perhaps another bug")
+            how = ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal")
         elif not s.shrunk:
             how = "not shrunk: more buckets than the run shrinks"
         else:

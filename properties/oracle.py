@@ -650,6 +650,17 @@ class Oracle:
         reduction = reduce_structurally(term, text_of, keep)
         return self.cache.get(reduction.text, case), reduction.minimal
 
+    def reduce_within_budget(self, case: Case, signature: str) -> tuple[Case, float, int, bool]:
+        """The structural reduction alone (no Hypothesis run) under the shrink budget in calls:
+        (the smallest case, seconds, calls, whether it is 1-minimal within the budget)."""
+        started, calls_before = time.perf_counter(), self.calls
+        self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
+        try:
+            reduced, minimal = self.reduce(case, signature)
+        finally:
+            self.shrink_calls_left = None
+        return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
+
     def database_key(self, signature: str) -> bytes:
         c = self.config
         parts = [" ".join(c.command), c.notation, ",".join(sorted(c.all_fragments)), str(c.tolerance), c.division,
@@ -708,18 +719,12 @@ class Oracle:
         seen = {minimal}
         picks = [cases[i] for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0][:MORE_MEMBERS]
         for k, member in enumerate(picks, 2):
-            started, calls_before = time.perf_counter(), self.calls
-            self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
-            try:
-                reduced, complete = self.reduce(member, sig)
-            finally:
-                self.shrink_calls_left = None
+            reduced, seconds, calls, complete = self.reduce_within_budget(member, sig)
             if reduced.text in seen:
                 continue
             seen.add(reduced.text)
             report.shrunk[f"{sig} #{k}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
-                                                  time.perf_counter() - started, self.calls - calls_before,
-                                                  complete and not self.budget_reached, sig, member)
+                                                  seconds, calls, complete, sig, member)
 
     # ---- every program up to a size (docs/CAMPAIGNS.md) --------------------------------------
     def space(self):
@@ -817,14 +822,8 @@ class Oracle:
             case = self.classify(f["text"])
             if case is None or case.signature != sig:  # it no longer fails so (a flaky implementation)
                 continue
-            started, calls_before = time.perf_counter(), self.calls
-            self.shrink_calls_left, self.budget_reached = c.shrink_calls, False
-            try:
-                reduced, minimal = self.reduce(case, sig)
-            finally:
-                self.shrink_calls_left = None
-            report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], time.perf_counter() - started,
-                                        self.calls - calls_before, minimal and not self.budget_reached, sig,
+            reduced, seconds, calls, complete = self.reduce_within_budget(case, sig)
+            report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], seconds, calls, complete, sig,
                                         replace(case, origin=f"seed {seed_}"))
 
     # ---- the example database: each bucket's minimal program, replayed by later runs ----------
@@ -874,14 +873,8 @@ class Oracle:
             now = case.signature
             if now in report.shrunk:
                 continue
-            started, calls_before = time.perf_counter(), self.calls
-            self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
-            try:
-                reduced, minimal = self.reduce(case, now)
-            finally:
-                self.shrink_calls_left = None
-            report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, time.perf_counter() - started, self.calls - calls_before,
-                                        minimal and not self.budget_reached, now, case)
+            reduced, seconds, calls, complete = self.reduce_within_budget(case, now)
+            report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, seconds, calls, complete, now, case)
             if now != sig:
                 database.delete(self._index_key(), value)
             self._remember(database, now, reduced.text)

@@ -29,7 +29,7 @@ from typing import Optional
 from goi.semantics.dot import ROOT, Placement, dot_lines, ends
 from goi.semantics.dot import name as node_name
 
-from .pictures import require, svg_text
+from .graphviz import lay_out
 
 RANK = 54.0  # points between a new node and the node it is placed beside, vertically
 GAP = 12.0  # points kept free around a node
@@ -63,7 +63,6 @@ class StableLayout:
     def draw(self, graph) -> tuple[str, bool]:
         """The picture of `graph` (a machine's graph) as SVG text, and whether dot laid it out
         anew (False: every node that was in the previous picture kept its place)."""
-        pgv = require("pygraphviz")
         # in id order everywhere (the graph holds sets): the same run, the same pictures
         links = sorted(ends(link) for link in graph.links)
         names = [node_name(n) for n in sorted(graph.nodes, key=_ID)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
@@ -83,12 +82,12 @@ class StableLayout:
         if self.why is not None:
             order = _boxes_in_order(graph)
             for options in LAYOUTS:  # dot's clusters can come out wrong ("trouble in init_rank"): newrank then
-                self._lay_out(pgv.AGraph(string="\n".join(dot_lines(graph, link_labels=labels))), names, options)
+                self._lay_out("\n".join(dot_lines(graph, link_labels=labels)), names, options)
                 self._measure(order, boxes)
                 if self._misleads(graph, order, boxes) is None:
                     break
             drawing = self._drawing(graph, boxes, labels, anew=True)
-        return svg_text(drawing.draw(format="svg")), self.why is not None
+        return drawing.svg, self.why is not None
 
     def _drawing(self, graph, boxes: dict, labels: bool, anew: bool = False):
         """The graph laid out by Graphviz's nop2 at the positions given (it only routes the
@@ -96,17 +95,16 @@ class StableLayout:
         and upper edges (SVG's y runs down from the top), so those must not move: None when
         the drawing would reach past them (dot must lay the graph out anew)."""
         place = Placement(self.positions, boxes, self.bounds, LABEL)
-        drawing = require("pygraphviz").AGraph(string="\n".join(dot_lines(graph, place=place, link_labels=labels)))
-        drawing.layout(prog="nop2")
+        drawing = lay_out("\n".join(dot_lines(graph, place=place, link_labels=labels)), "nop2", svg=True)
         # Graphviz may move the positions given (the invisible corner at the given lower left
         # shows by how much: dx, dy), and the page shows the drawing from its bounding box.
         # The drawing starts at its bounding box's left edge x0, so a node's place on the page
         # is (x + dx - x0, top - y): a node moved aside past the left edge moves x0, and with
         # it every node on the page, though no position changed.
         gx0, _gy0, _gx1, gy1 = self.bounds
-        cx, cy = (float(v) for v in drawing.get_node("corner0").attr["pos"].split(",")[:2])
+        cx, cy = drawing.nodes["corner0"][:2]
         dx, dy = cx - gx0, cy - place.bounds[1]
-        x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
+        x0, y0, x1, y1 = drawing.bb
         frame = (dx - x0, y1 - dy)
         if anew:
             self.frame = frame
@@ -145,17 +143,15 @@ class StableLayout:
 
     # ---- dot's layout
 
-    def _lay_out(self, drawing, names, options: dict = LAYOUT) -> None:
+    def _lay_out(self, dot: str, names, options: dict = LAYOUT) -> None:
         """dot's positions, with room of PAD around them for the nodes later pictures add."""
-        drawing.graph_attr.update(options)
-        drawing.layout(prog="dot")
+        drawing = lay_out(dot, "dot", options)
         self.positions, self.sizes = {}, {}
         for name in names:
-            node = drawing.get_node(name)
-            x, y = node.attr["pos"].split(",")[:2]
-            self.positions[name] = (float(x) + PAD, float(y) + PAD)
-            self.sizes[name] = (72 * float(node.attr["width"]), 72 * float(node.attr["height"]))
-        x0, y0, x1, y1 = (float(v) for v in drawing.graph_attr["bb"].split(","))
+            x, y, width, height = drawing.nodes[name]
+            self.positions[name] = (x + PAD, y + PAD)
+            self.sizes[name] = (width, height)
+        x0, y0, x1, y1 = drawing.bb
         self.bounds = (x0, y0, x1 + 2 * PAD, y1 + 2 * PAD)
         self.placed, self.laid_out = set(), len(names)
 

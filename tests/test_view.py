@@ -47,7 +47,33 @@ def test_the_page_is_self_contained_and_holds_every_step(capsys, tmp_path):
 
 def test_the_picture_budget_is_shown_not_silent(capsys, tmp_path):
     _page, data = _view(capsys, tmp_path, "--max-frames", "2", "-e", "let f @ p = {1} * {2} in f p")
-    assert data["frames"] == 2 and data["unpictured"] > 0
+    # two pictures spread over the run, one of the decoupling and one of the final state at most
+    assert 2 <= data["frames"] <= 4 and data["unpictured"] > 0
+
+
+def test_the_picture_budget_is_spread_over_the_run_and_the_final_state_and_decouplings_always_pictured():
+    """--max-frames N: N pictures spread over the whole run's graph changes (not spent at its
+    start), and besides, whatever N, a picture of the final state and of every decoupling."""
+    from goi.reports.view import record
+
+    program = (PROGRAMS / "visualiser" / "gradient_descent_in_calculus.goi").read_text(encoding="utf-8")
+    rec = record(program, 1_000_000, 10)
+    steps = rec.steps
+    assert rec.result.status == "final" and steps[-1]["frame"] is not None
+    decouplings = [s for s in steps if s["decouple"]]
+    assert decouplings and all(s["frame"] is not None for s in decouplings)
+    drawn = sorted({s["frame"] for s in steps if s["frame"] is not None})
+    assert len(drawn) == len(rec.frames) <= 10 + len(decouplings) + 1
+    first_shown = {}
+    for s in steps:
+        first_shown.setdefault(s["frame"], s["n"])
+    regular = [first_shown[f] for f in drawn if not any(d["frame"] == f for d in decouplings) and f != steps[-1]["frame"]]
+    total = steps[-1]["n"]
+    assert len(regular) >= 8 and regular[-1] > total // 2, "the budget reaches the run's second half"
+    assert rec.unpictured > 0
+    for k in (0, 1):  # with 1 or 0 pictures to spread, the final state and the decouplings still have theirs
+        few = record(program, 1_000_000, k)
+        assert few.steps[-1]["frame"] is not None and all(s["frame"] is not None for s in few.steps if s["decouple"])
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +215,7 @@ CORPUS = sorted(PROGRAMS.glob("*/*.goi"))
 @pytest.mark.parametrize("path", CORPUS, ids=[f"{p.parent.name}/{p.stem}" for p in CORPUS])
 def test_every_corpus_program_has_its_page(path, capsys, tmp_path):
     page, data = _view(capsys, tmp_path, "--max-frames", "3", str(path))
-    assert data["status"] == "final" and 1 <= data["frames"] <= 3
+    assert data["status"] == "final" and 1 <= data["frames"] <= 3 + 1 + data["decouplings"]
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 

@@ -16,7 +16,8 @@ def add_arguments(p) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the page (default: the program's name "
                    "with .html, or goi-view.html)")
     p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
-                   help="pictures of the graph at most (default 60); later rewrites are marked on the timeline")
+                   help="pictures of the graph spread over the run's changes of the graph (default 60); the final state "
+                   "and every decoupling have one besides; the steps without one are marked on the timeline")
     p.add_argument("--max-recorded-steps", type=positive_int, default=None, metavar="N",
                    help="steps recorded in full at most (default 50000, which keeps the page under about 20 MB); "
                         "the rest are counted by rule, shown on the timeline, and the final state is recorded")
@@ -56,12 +57,13 @@ def run(args, source: str, out) -> int:
         write_json({"schema": schema("view"), "status": result.status, "output": path, "bytes": size,
                     "steps": rec.steps[-1]["n"], "recorded": len(rec.steps), "frames": len(rec.frames),
                     "laid_out": sum(rec.relaid), "unpictured": rec.unpictured,
+                    "decouplings": sum(s["decouple"] for s in rec.steps),
                     "unrecorded": None if rec.unrecorded is None else rec.unrecorded["count"]})
     else:
         gap = rec.unrecorded
         say(f"{path}: {rec.steps[-1]['n']} steps, {len(rec.frames)} pictures ({sum(rec.relaid)} laid out by Graphviz, "
             "the others keep the nodes' places)"
-            + (f", {rec.unpictured} graph-changing steps without one (--max-frames)" if rec.unpictured else "")
+            + (f", {rec.unpictured} graph-changing steps without one (--max-frames spreads them over the run)" if rec.unpictured else "")
             + (f", steps {gap['first']} to {gap['last']} counted but not recorded (--max-recorded-steps)" if gap else "")
             + f", {size} bytes ({result.status})")
     return exitcodes.FOR_STATUS.get(result.status, exitcodes.OK)

@@ -440,8 +440,12 @@ function follow(){  // pan so that the token's link is in the pane
   if (!$("follow").checked) return;
   const edge = document.querySelector("#graph g.edge.token");
   if (!edge) return;
-  const e = edge.getBoundingClientRect(), p = $("graph").getBoundingClientRect(), m = 12;
+  const p = $("graph").getBoundingClientRect(), m = 12;
+  let e = edge.getBoundingClientRect();
   if (e.left >= p.left + m && e.right <= p.right - m && e.top >= p.top + m && e.bottom <= p.bottom - m) return;
+  const room = Math.min((p.width - 4 * m) / Math.max(e.width, 1), (p.height - 4 * m) / Math.max(e.height, 1));
+  if (room < 1) zoom(room, e.left + e.width / 2, e.top + e.height / 2);  // a link longer than the pane: zoom out to it
+  e = edge.getBoundingClientRect();
   pan(p.left + p.width / 2 - (e.left + e.width / 2), p.top + p.height / 2 - (e.top + e.height / 2));
 }
 function sizePane(){  // the pane fills the window below the controls: the token never scrolls away from them

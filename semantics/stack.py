@@ -22,6 +22,11 @@ _active = [0, 0]  # deep calls under way, the recursion limit before the first
 def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     if getattr(_local, "deep", False):  # already on a deep stack: call directly
         return fn(*args, **kwargs)
+    if sys.platform == "emscripten":  # the browser playground (Pyodide): no thread to start
+        from .errors import LimitError
+
+        raise LimitError("the program is nested too deeply for the browser's stack (no thread with a larger one "
+                         "can start under WebAssembly): run it with the goi command", beyond_any_stack=True)
     result: list = []
     raised: list[BaseException] = []
     done = threading.Event()

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browser import chromium, settled, stepper_state
 
 from goi import catalogue
 from goi.cli import exitcodes, main
 
 PROGRAMS = Path(__file__).parent / "programs"
-CHROMEDRIVER = shutil.which("chromedriver")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _view(capsys, tmp_path, *argv) -> tuple[Path, dict]:
@@ -78,41 +76,10 @@ def test_the_picture_budget_is_spread_over_the_run_and_the_final_state_and_decou
 
 @pytest.fixture(scope="module")
 def driver():
-    if CHROMEDRIVER is None or CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium or chromedriver is missing: .ci/run installs them (apt-get install chromium chromium-driver)")
-        pytest.skip("chromium and chromedriver are not installed here (CI installs them)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield browser
-    browser.quit()
+    yield from chromium()
 
 
-def _state(browser) -> dict:
-    return browser.execute_script("""
-        const token = document.querySelector('#graph g.edge.token');
-        const mark = document.querySelector('#source mark');
-        return {counter: document.getElementById('counter').textContent,
-                rule: document.getElementById('rule').textContent,
-                source: document.getElementById('rule-source').textContent,
-                link: document.getElementById('link').textContent,
-                token: token ? token.id : null,
-                mark: mark ? mark.textContent : null,
-                ready: document.body.dataset.ready};""")
-
-
-def _settled(browser, step: int) -> dict:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(browser, 20).until(lambda b: b.execute_script("return document.body.dataset.ready") == str(step))
-    return _state(browser)
+_state, _settled = stepper_state, settled
 
 
 def test_the_page_steps_as_the_trace_says_in_a_real_browser(capsys, tmp_path, driver):

@@ -73,7 +73,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
 
     # the picture budget is spread over the run's graph changes (a first run counts them);
     # the final state and every decoupling are pictured whatever the budget
-    stride = _stride(graph_changes(program, max_steps, max_recorded_steps, options), max_frames)
+    pictured = spread(graph_changes(program, max_steps, max_recorded_steps, options), max_frames)
     counts = {"changes": 0, "spread": 0}  # graph changes seen; pictures drawn within the budget
 
     def picture(force: bool = False) -> Optional[int]:
@@ -82,7 +82,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
         counts["changes"] += changed
         if version == seen["drawn"]:
             return len(rec.frames) - 1
-        if not force and (counts["changes"] % stride or counts["spread"] >= max_frames):
+        if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames):
             rec.unpictured += changed  # counted once per change of the graph, not per step
             return None
         counts["spread"] += not force
@@ -196,12 +196,13 @@ def graph_changes(program, max_steps: int, max_recorded_steps: int, options: dic
     return seen["changes"]
 
 
-def _stride(changes: int, max_frames: int) -> int:
-    """Every stride-th graph change is pictured: the first picture and at most max_frames - 1
-    more over the run's `changes`."""
-    if max_frames <= 1:
-        return max(1, changes + 1)
-    return max(1, -(-changes // (max_frames - 1)))
+def spread(changes: int, max_frames: int):
+    """Which graph changes (numbered from 1) are pictured besides the initial state: all of
+    them when the budget allows, else max_frames - 1 of them evenly spaced over the run."""
+    room = max(0, max_frames - 1)
+    if changes <= room:
+        return lambda k: True
+    return lambda k: (k * room) // changes != ((k - 1) * room) // changes
 
 
 def _packed(svg: str) -> str:

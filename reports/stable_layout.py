@@ -30,6 +30,7 @@ from goi.semantics.dot import ROOT, Placement, dot_lines, ends
 from goi.semantics.dot import name as node_name
 
 from .graphviz import lay_out
+from .labels import unclutter
 
 RANK = 54.0  # points between a new node and the node it is placed beside, vertically
 GAP = 12.0  # points kept free around a node
@@ -87,7 +88,7 @@ class StableLayout:
                 if self._misleads(graph, order, boxes) is None:
                     break
             drawing = self._drawing(graph, boxes, labels, anew=True)
-        return drawing.svg, self.why is not None
+        return unclutter(drawing.svg, drawing.nodes)[0], self.why is not None
 
     def _drawing(self, graph, boxes: dict, labels: bool, anew: bool = False):
         """The graph laid out by Graphviz's nop2 at the positions given (it only routes the

@@ -270,3 +270,33 @@ def test_the_steps_not_recorded_are_on_the_timeline_in_a_real_browser(capsys, tm
     assert _settled(driver, 39)["counter"] == f"step 39 / {len(trace)}"
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+LABELS_ON_NODES = """
+const data = JSON.parse(document.getElementById('goi-data').textContent);
+let covering = [], labels = 0;
+const pane = document.getElementById('graph');
+for (let f = 0; f < data.frames; f++){
+  const bytes = Uint8Array.from(atob(document.getElementById('frame-' + f).textContent), (c) => c.charCodeAt(0));
+  pane.innerHTML = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  const nodes = [...pane.querySelectorAll('g.node')].map((n) => n.getBoundingClientRect());
+  pane.querySelectorAll('g.edge text').forEach((t) => {
+    labels++;
+    const r = t.getBoundingClientRect();
+    if (nodes.some((n) => r.left < n.right && r.right > n.left && r.top < n.bottom && r.bottom > n.top))
+      covering.push(f + ': ' + t.textContent);
+  });
+}
+return [covering, labels];
+"""
+
+
+@pytest.mark.parametrize("name", ["escapes", "church_numerals_prog"])
+def test_no_link_label_covers_a_node_in_a_real_browser(name, capsys, tmp_path, driver):
+    """Every picture of the page, drawn by the browser: no link's label lies over a node (as
+    the browser measures the text, not as goi estimates it)."""
+    page, data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / f"{name}.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    covering, labels = driver.execute_script("return (async () => {" + LABELS_ON_NODES + "})()")
+    assert labels > 500 and covering == []

@@ -39,8 +39,7 @@ def rules_table() -> str:
         if r.feature:
             attributes.append(f"feature: {r.feature}")
         flag = "" if r.flag is None else f"`{r.flag}`" if r.flag != "$1" else "`$1(n)`"
-        drawn = (f"[before](rules/{r.id}.before.svg) · [after](rules/{r.id}.after.svg)"
-                 if (pictures / f"{r.id}.before.svg").is_file() else "no instance found yet")
+        drawn = f"[before · after](rules/{r.id}.svg)" if (pictures / f"{r.id}.svg").is_file() else "no instance found yet"
         rows.append(f"| [`{r.id}`](#{r.id.replace('.', '')}) | {r.kind} | {flag} | {at} | {', '.join(attributes)} | {drawn} |")
     return "\n".join(rows)
 

@@ -62,13 +62,35 @@ def _pos(place: Optional[Placement], name: str) -> str:
     return f' pos="{x:.2f},{y:.2f}"'
 
 
-def _node_line(node: G.Node, place: Optional[Placement] = None) -> str:
+def node_style(node: G.Node) -> str:
+    """A node's DOT attributes as drawn (label, shape, colour), without its name or place."""
     shape = _SHAPES.get(node.kind, "ellipse")
     color = ' color="red" fontcolor="red"' if node.kind in _PROVISIONAL else ""
     if node.kind == G.ABD:
         color = ' color="blue" fontcolor="blue"'
+    return f'label="{_escape(G.label(node))}" shape={shape}{color}'
+
+
+def link_label(link: G.Link) -> str:
+    return f"ℓ{link.id}: {_escape(str(link.type))}"
+
+
+def link_style(link: G.Link, token_link: Optional[G.Link] = None) -> list:
+    """A link's DOT attributes as drawn (dashed into a variable, red for ¡-types, thick red
+    for the token's), without its id or label."""
+    attrs = []
+    if link.dst_port == G.VAR:
+        attrs.append("style=dashed constraint=false")
+    if link.type.kind == "¡":
+        attrs.append("color=red")
+    if link is token_link:
+        attrs.append("color=red penwidth=3")
+    return attrs
+
+
+def _node_line(node: G.Node, place: Optional[Placement] = None) -> str:
     n = name(node)
-    return f'{n} [id="{n}" label="{_escape(G.label(node))}" shape={shape}{color}{_pos(place, n)}];'
+    return f'{n} [id="{n}" {node_style(node)}{_pos(place, n)}];'
 
 
 def _box_lines(graph: G.Graph, place: Optional[Placement] = None) -> Iterator[str]:
@@ -141,14 +163,9 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "", place: Optional[Pla
         src, dst = ends(link)
         if link.dst is None:
             yield f"  {dst} [shape=point{_pos(place, dst)}];"
-        text = f"ℓ{link.id}: {_escape(str(link.type))}"
+        text = link_label(link)
         attrs = [f'id="l{link.id}" ' + (f'label="{text}"' if link_labels else f'tooltip="{text}"')]
-        if link.dst_port == G.VAR:
-            attrs.append("style=dashed constraint=false")
-        if link.type.kind == "¡":
-            attrs.append("color=red")
-        if link is token_link:
-            attrs.append("color=red penwidth=3")
+        attrs += link_style(link, token_link)
         yield f"  {src} -> {dst} [{' '.join(attrs)}];"
     yield "}"
 

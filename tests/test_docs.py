@@ -142,17 +142,19 @@ def test_the_docs_lists_are_derived_from_the_registries():
 
 
 def test_every_rule_is_drawn_before_and_after():
-    """Every rule has its pictures (reports/rule_pictures.py), linked from docs/RULES.md (issue 24)."""
+    """Every rule has its picture, before and after in one layout (reports/rule_pictures.py),
+    linked from docs/RULES.md (issues 24 and 33)."""
     from goi.semantics.rules import load_all
 
     pictures = ROOT / "docs" / "rules"
     undrawn = set()
     for rule_id in load_all():
-        files = [pictures / f"{rule_id}.{when}.svg" for when in ("before", "after")]
-        if not all(f.is_file() for f in files):
+        picture = pictures / f"{rule_id}.svg"
+        if not picture.is_file():
             undrawn.add(rule_id)
             continue
-        for f in files:
-            assert f.read_text(encoding="utf-8").lstrip().startswith("<svg"), f
-        assert f"rules/{rule_id}.before.svg" in (ROOT / "docs/RULES.md").read_text(encoding="utf-8")
+        svg = picture.read_text(encoding="utf-8")
+        assert svg.lstrip().startswith("<svg"), picture
+        assert "before" in svg and "after" in svg, f"{picture}: before and after in one picture"
+        assert f"rules/{rule_id}.svg" in (ROOT / "docs/RULES.md").read_text(encoding="utf-8")
     assert undrawn == set(), f"no pictures of {sorted(undrawn)}: python -m goi.reports.rule_pictures"

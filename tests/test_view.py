@@ -300,3 +300,36 @@ def test_no_link_label_covers_a_node_in_a_real_browser(name, capsys, tmp_path, d
     _settled(driver, 0)
     covering, labels = driver.execute_script("return (async () => {" + LABELS_ON_NODES + "})()")
     assert labels > 500 and covering == []
+
+
+def test_a_tall_graph_fits_the_window_below_the_controls_in_a_real_browser(capsys, tmp_path, driver):
+    """The Church-style page's graph is taller than the window: fitted, the whole drawing (its
+    nodes, links and boxes) is in the pane, the pane ends inside the window, and the controls stay where they were (the
+    page is not scrolled); zoomed in, it no longer fits, and 0 fits it again."""
+    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "church_numerals_prog.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    from selenium.webdriver.common.keys import Keys
+
+    last = driver.execute_script("return JSON.parse(document.getElementById('goi-data').textContent).steps.length - 1")
+    body = driver.find_element("tag name", "body")
+    body.send_keys(Keys.END)
+    _settled(driver, last)
+    geometry = """
+        const pane = document.getElementById('graph').getBoundingClientRect();
+        const nav = document.getElementById('controls').getBoundingClientRect();
+        const rects = [...document.querySelectorAll('#graph g.node, #graph g.edge, #graph g.cluster')].map((e) => e.getBoundingClientRect());
+        const g = {left: Math.min(...rects.map((r) => r.left)), top: Math.min(...rects.map((r) => r.top)),
+                   right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom))};
+        return {g: [g.left, g.top, g.right, g.bottom], pane: [pane.left, pane.top, pane.right, pane.bottom], inside: g.top >= pane.top - 1 && g.bottom <= pane.bottom + 1 && g.left >= pane.left - 1 && g.right <= pane.right + 1,
+                pane_in_window: pane.bottom <= window.innerHeight, scrolled: window.scrollY,
+                natural_px: 4 / 3 * Number(document.querySelector('#graph svg').dataset.base.split(/[ ,]+/)[3]),
+                window: window.innerHeight};"""
+    fitted = driver.execute_script(geometry)
+    assert fitted["natural_px"] > fitted["window"], "a graph taller than the window"
+    assert fitted["inside"] and fitted["pane_in_window"] and fitted["scrolled"] == 0, fitted
+    for _ in range(4):
+        body.send_keys("+")
+    assert not driver.execute_script(geometry)["inside"]
+    body.send_keys("0")
+    assert driver.execute_script(geometry)["inside"]

@@ -316,6 +316,7 @@ def test_a_tall_graph_fits_the_window_below_the_controls_in_a_real_browser(capsy
     body.send_keys(Keys.END)
     _settled(driver, last)
     geometry = """
+        document.getAnimations().forEach((a) => a.finish());  // nodes gliding to their places: where they end
         const pane = document.getElementById('graph').getBoundingClientRect();
         const nav = document.getElementById('controls').getBoundingClientRect();
         const rects = [...document.querySelectorAll('#graph g.node, #graph g.edge, #graph g.cluster')].map((e) => e.getBoundingClientRect());

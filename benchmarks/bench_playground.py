@@ -37,6 +37,8 @@ GRADIENT = ROOT / "tests" / "programs" / "visualiser" / "gradient_descent_in_cal
 class Counted(http.server.SimpleHTTPRequestHandler):
     sent = 0
     files: list = []
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
 
     def log_message(self, *args):
         pass

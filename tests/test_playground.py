@@ -44,6 +44,11 @@ def server(site):
     """The site served on 127.0.0.1 (an ephemeral port), stopped after the tests."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
+        # a module script must come as JavaScript and WebAssembly as such, whatever the
+        # machine's own MIME table says
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                          ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+
         def log_message(self, *args):
             pass
 

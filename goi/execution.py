@@ -22,10 +22,10 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
-from .semantics.checks import InvariantViolation, Monitor, make_checks
+from .semantics.checks import DEFAULT_CHECKS, CheckSet, InvariantViolation, Monitor
 from .semantics.errors import TOO_DEEP, LimitError
 from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
-from .semantics.rules import GC, REGISTRY, of_kind
+from .semantics.rules import GC, RuleSet
 from .semantics.token import Marker
 from .semantics.translate import translate
 from .semantics.typecheck import Judgement, typecheck
@@ -147,7 +147,9 @@ class Execution:
 
     Besides `run`'s options: `stability_mode`/`determinism_paths` tune two checks, `graph`
     runs a given graph of the program instead of its translation, `field` replaces the
-    exact-rational field (an object with the interface of semantics.values.RationalField).
+    exact-rational field (an object with the interface of semantics.values.RationalField),
+    `rules` the paper's rules (a variant semantics: a semantics.rules.RuleSet) and
+    `check_set` the checks `checks` are named from (a semantics.checks.CheckSet).
 
     Attributes: `judgement`, `machine` (its `graph`, `token`, `before`/`after` observer
     lists), `monitor` (None without checks), `collector` (None without gc), `parameters`.
@@ -170,6 +172,8 @@ class Execution:
         field=None,
         max_nodes: int = DEFAULT_MAX_NODES,
         max_digits: int = DEFAULT_MAX_DIGITS,
+        rules: Optional[RuleSet] = None,
+        check_set: Optional[CheckSet] = None,
     ):
         self.judgement = judge(program)
         values = None if params is None else tuple(Fraction(p) for p in params)
@@ -192,7 +196,7 @@ class Execution:
             if make_inputs is not None:  # the symbolic field puts its parameters under the ¡-nodes
                 inputs = make_inputs(len(self.judgement.params))
             graph = _deep(translate, self.judgement, self.field, inputs)
-        self.machine = Machine(graph, self.field, strategy, max_nodes)
+        self.machine = Machine(graph, self.field, strategy, max_nodes, rules)
         self.collector = None
         if gc:
             from .semantics.gc import Collector
@@ -203,7 +207,8 @@ class Execution:
         if names:
             self.monitor = Monitor(
                 self.machine,
-                make_checks(names, check_mode=check_mode, stability_mode=stability_mode, determinism_paths=determinism_paths),
+                (check_set or DEFAULT_CHECKS).make(names, check_mode=check_mode, stability_mode=stability_mode,
+                                                   determinism_paths=determinism_paths),
             )
 
     def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None,
@@ -214,10 +219,10 @@ class Execution:
             raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
         m = self.machine
         outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
-        rules = {r: outcome.counts.get(r, 0) for r in sorted(REGISTRY) if REGISTRY[r].kind != GC}
+        rules = {r: outcome.counts.get(r, 0) for r in sorted(m.rules) if m.rules[r].kind != GC}
         gc = None
         if self.collector is not None:
-            gc = {r: self.collector.counts.get(r, 0) for r in of_kind(GC)}
+            gc = {r: self.collector.counts.get(r, 0) for r in m.rules.of_kind(GC)}
         return Result(
             status=outcome.status,
             value=plain_value(outcome.value) if outcome.status == "final" else None,

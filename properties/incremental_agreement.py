@@ -21,7 +21,6 @@ from goi.semantics.checks import InvariantViolation
 from goi.semantics.checks.form import Form, form_problems
 from goi.semantics.checks.graph_criterion import GraphCriterion, graph_problems
 from goi.semantics.checks.names import NameCriteria, name_problems
-from goi.semantics.rules import REGISTRY
 from goi.semantics.rules.surgery import refresh_names
 from goi.semantics.types import F, Vec
 
@@ -164,7 +163,7 @@ def rewrites_of(term, config) -> int:
     execution = Execution(term)
     result = execution.run(config.max_steps)
     record(result)  # the property's runs and rule coverage, as the other properties report them
-    return sum(n for rule, n in result.rules.items() if not REGISTRY[rule].is_pass)
+    return sum(n for rule, n in result.rules.items() if not result.machine.rules[rule].is_pass)
 
 
 def incremental_agreement(term, config, corrupt_at: int, choose) -> tuple[str, str]:
@@ -208,7 +207,7 @@ def incremental_agreement(term, config, corrupt_at: int, choose) -> tuple[str, s
         pass
 
     def after(machine, rule_id, redex):
-        if REGISTRY[rule_id].is_pass:
+        if machine.rules[rule_id].is_pass:
             return
         done["rewrites"] += 1
         k = done["rewrites"]

@@ -61,7 +61,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
     from goi import execution as api
     from goi.semantics import show
     from goi.semantics.machine import source_span
-    from goi.semantics.rules import DECOUPLING, REGISTRY
+    from goi.semantics.rules import DECOUPLING
 
     from .stable_layout import StableLayout
 
@@ -98,7 +98,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
     def state(number: int, rule: Optional[str]) -> dict:
         t = machine.token
         span = source_span(t.position)
-        rule_of = REGISTRY.get(rule) if rule else None
+        rule_of = machine.rules.get(rule) if rule else None
         return {
             "n": number,
             "rule": rule,
@@ -214,15 +214,15 @@ def _packed(svg: str) -> str:
     return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6, mtime=0)).decode("ascii")  # no timestamp: the same run, the same page
 
 
-def _rules_json(used: set) -> dict:
-    """The rules the run used: kind, summary, and their catalogue entry and its source."""
+def _rules_json(used: set, rules) -> dict:
+    """The rules the run used (of its RuleSet `rules`): kind, summary, and their catalogue
+    entry and its source."""
     from goi import catalogue
-    from goi.semantics.rules import REGISTRY
 
     entries = catalogue.entries()
     return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", ""),
                    "entry": entries.get(r.id, ""), "source": catalogue.source(entries.get(r.id, ""))}
-            for r in REGISTRY.values() if r.id in used}
+            for r in rules.values() if r.id in used}
 
 
 def page_data(rec: Recording) -> dict:
@@ -237,7 +237,7 @@ def page_data(rec: Recording) -> dict:
     return {
         "program": rec.program,
         "steps": rec.steps,
-        "rules": _rules_json({s["rule"] for s in rec.steps}),
+        "rules": _rules_json({s["rule"] for s in rec.steps}, result.machine.rules),
         "status": getattr(result, "status", None),
         "reason": getattr(result, "reason", None),
         "value": None if result is None or result.status != "final" else str(result.value),

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections import Counter
 
 from . import graph as G
-from .rules import REGISTRY
-from .rules.gc import candidates_at
 
 
 def _by_id(node: G.Node) -> int:
@@ -45,7 +43,7 @@ class Collector:
 
     def after_transition(self, machine, rule_id, redex) -> None:
         """What the collector does after each transition: collect if the graph may have changed."""
-        if REGISTRY[rule_id].changes_graph:
+        if machine.rules[rule_id].changes_graph:
             self.collect()
 
     def _protected(self, box: G.Box) -> bool:
@@ -70,11 +68,11 @@ class Collector:
             node = work.pop()
             if node not in g.nodes:
                 continue
-            found = candidates_at(node)
+            found = self.machine.rules.gc_candidate(node)
             if found is None:
                 continue
             rule_id, redex = found
-            rule = REGISTRY[rule_id]
+            rule = self.machine.rules[rule_id]
             if rule.removes_box and self._protected(redex[1]):
                 continue
             above = node.outs[0].dst

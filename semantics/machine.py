@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import graph as G
-from .rules import PASS, REGISTRY, REWRITE, load_all, pass_candidate, redexes
+from .rules import DEFAULT, PASS, REWRITE, RuleSet, in_use
 from . import show
 from .token import DOWN, NONE_FLAG, Token
 from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
 
 DEFAULT_MAX_NODES = 250_000
 
-load_all()
 
 
 class FirstStrategy:
@@ -96,19 +95,26 @@ class Outcome:
     counts: Counter = field(default_factory=Counter)
     reason: str = ""
     limit: str = ""  # for budget: which one ("steps", "nodes", "digits"; "time" for a caller's stop)
+    rules: RuleSet = DEFAULT  # the rules the run was made with (what kind each counted rule is)
 
     @property
     def passes(self) -> int:
-        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == PASS)
+        return sum(c for r, c in self.counts.items() if self.rules[r].kind == PASS)
 
     @property
     def rewrites(self) -> int:
-        return sum(c for r, c in self.counts.items() if REGISTRY[r].kind == REWRITE)
+        return sum(c for r, c in self.counts.items() if self.rules[r].kind == REWRITE)
 
 
 class Machine:
-    def __init__(self, graph: G.Graph, field_=None, strategy=None, max_nodes: int = DEFAULT_MAX_NODES):
+    """The token machine on `graph`, making the transitions of `rules` (a RuleSet: by
+    default the paper's, semantics.rules.DEFAULT, or the one `semantics.rules.using` gives;
+    a variant semantics is another RuleSet)."""
+
+    def __init__(self, graph: G.Graph, field_=None, strategy=None, max_nodes: int = DEFAULT_MAX_NODES,
+                 rules: Optional[RuleSet] = None):
         self.graph = graph
+        self.rules = rules if rules is not None else in_use()
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
         self._limit = 1 if getattr(self.strategy, "first_only", False) else 0  # redexes the strategy needs listed
@@ -147,9 +153,9 @@ class Machine:
     def enabled(self, first_only: bool = False) -> list[tuple[str, tuple]]:
         """Every transition possible now (several only in a ?-phase; just the first with first_only)."""
         if self.token.flag == NONE_FLAG:
-            found = pass_candidate(self)
+            found = self.rules.pass_candidate(self)
             return [] if found is None else [found]
-        return redexes(self, 1 if first_only else 0)
+        return self.rules.redexes(self, 1 if first_only else 0)
 
     def apply(self, rule_id: str, redex: tuple, span=None) -> None:
         """Make the transition `rule_id` at `redex`; the nodes its effect makes take `span`
@@ -157,12 +163,12 @@ class Machine:
         for observer in self.before:
             observer(self, rule_id, redex)
         if span is None:
-            REGISTRY[rule_id].apply(self, *redex)
+            self.rules[rule_id].apply(self, *redex)
         else:
             graph = self.graph
             graph.span = span
             try:
-                REGISTRY[rule_id].apply(self, *redex)
+                self.rules[rule_id].apply(self, *redex)
             finally:
                 graph.span = None
         self.steps += 1
@@ -173,12 +179,12 @@ class Machine:
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
         if self.token.flag == NONE_FLAG:  # most transitions: a pass — `enabled`'s first case, without its one-item list
-            found = pass_candidate(self)
+            found = self.rules.pass_candidate(self)
             if found is None:
                 return None
             self.apply(*found)
             return found[0]
-        options = redexes(self, self._limit)  # `enabled`'s other case
+        options = self.rules.redexes(self, self._limit)  # `enabled`'s other case
         if not options:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)
@@ -220,6 +226,11 @@ class Machine:
         """Run to an outcome. `stop`, asked every STOP_EVERY transitions, is the caller's own
         budget (`goi equiv`'s deadline): a reason it returns ends the run as a budget whose
         limit is "time"."""
+        outcome = self._run(max_steps, trace, stop)
+        outcome.rules = self.rules
+        return outcome
+
+    def _run(self, max_steps: int, trace, stop) -> Outcome:
         while True:
             t = self.token
             if t.direction == DOWN and t.position is self.graph.root and self.is_final():  # cheap tests first
@@ -250,7 +261,7 @@ class Machine:
 def clone_machine(m: Machine, strategy=None) -> Machine:
     """An independent copy of a machine's state (graph, token), with a fresh history."""
     graph, _nodes, links = m.graph.clone()
-    copy = Machine(graph, m.field, strategy or FirstStrategy(), m.max_nodes)
+    copy = Machine(graph, m.field, strategy or FirstStrategy(), m.max_nodes, m.rules)
     t = m.token
     copy.token = Token(links[t.position], t.direction, t.flag, list(t.stack), [links[l] for l in t.box_stack])
     copy.steps = m.steps

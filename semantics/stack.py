@@ -6,6 +6,7 @@ Beyond that, the parser refuses the program with a LimitError (never a crash).""
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import threading
 from typing import Callable, TypeVar
@@ -30,11 +31,12 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     result: list = []
     raised: list[BaseException] = []
     done = threading.Event()
+    context = contextvars.copy_context()  # the caller's context (the rule set in use, say) goes along
 
     def work() -> None:
         _local.deep = True
         try:
-            result.append(fn(*args, **kwargs))
+            result.append(context.run(fn, *args, **kwargs))
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 interrupt_taken()

@@ -1,7 +1,6 @@
 """The correct machine passes every check; violations are reported with rule, step and nodes."""
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from goi.semantics.checks import InvariantViolation, Monitor, Policy, make_check
 from goi.cli import main
 from goi.semantics.gc import Collector
 from goi.semantics.machine import Machine, RandomStrategy
-from goi.semantics.rules import REGISTRY
+from goi.semantics.rules import DEFAULT, using
 from goi.semantics.translate import translate
 from goi.semantics.typecheck import check_program
 
@@ -46,11 +45,11 @@ def test_checks_pass_under_the_random_strategy():
 
 def test_the_sampling_schedule():
     p = Policy("sampled")
-    due = [k for k in range(1, 600) if p.due("rw.beta")]
+    due = [k for k in range(1, 600) if p.due(DEFAULT, "rw.beta")]
     assert due[:64] == list(range(1, 65)) and due[64:] == [128, 256, 512]
-    assert not Policy("sampled").due("pass.app.up")
+    assert not Policy("sampled").due(DEFAULT, "pass.app.up")
     e = Policy("exhaustive")
-    assert e.due("rw.op.keep") and e.due("box.close") and not e.due("pass.der.up")
+    assert e.due(DEFAULT, "rw.op.keep") and e.due(DEFAULT, "box.close") and not e.due(DEFAULT, "pass.der.up")
 
 
 def test_make_checks():
@@ -71,21 +70,25 @@ def _bad_beta(m, lam, app):
     m.token.box_stack.append(m.token.position)
 
 
-original = REGISTRY["rw.beta"].apply
+original = DEFAULT["rw.beta"].apply
 
 
-def test_goi_run_reports_a_violation(capsys, tmp_path, monkeypatch):
-    monkeypatch.setitem(REGISTRY, "rw.beta", replace(REGISTRY["rw.beta"], apply=_bad_beta, summary="mutant"))
-    code = main(["run", "--check", "stability", "--json", "--dot", str(tmp_path), "-e", "(λx. x + 1) 2"])
+def test_goi_run_reports_a_violation(capsys, tmp_path):
+    mutant = DEFAULT.replace("rw.beta", apply=_bad_beta, summary="mutant")
+    with using(mutant):
+        code = main(["run", "--check", "stability", "--json", "--dot", str(tmp_path), "-e", "(λx. x + 1) 2"])
     data = json.loads(capsys.readouterr().out)
     assert code == exitcodes.STUCK
     assert data["status"] == "violation" and data["value"] is None
     assert data["violation"]["check"] == "stability" and data["violation"]["rule"] == "rw.beta"
     assert data["violation"]["step"] == data["transitions"]["total"]
     assert any(p.name.endswith("-violation.dot") for p in tmp_path.iterdir())
-    code = main(["run", "--check", "stability", "-e", "(λx. x + 1) 2"])
+    with using(mutant):
+        code = main(["run", "--check", "stability", "-e", "(λx. x + 1) 2"])
     out = capsys.readouterr().out
     assert code == exitcodes.STUCK and out.startswith("violation: invariant 'stability' violated after step")
+    assert main(["run", "--check", "stability", "-e", "(λx. x + 1) 2"]) == exitcodes.OK  # outside: the paper's rules
+    capsys.readouterr()
 
 
 def test_goi_run_with_checks_and_gc(capsys):

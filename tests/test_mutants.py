@@ -1,14 +1,14 @@
 """Every check catches a bug: mutated copies of rules (used only here) and broken graphs.
 
-Each mutant is named after what it breaks. A mutant replaces one rule's function in the
-registry for the duration of one test; the check it targets must report a violation (and
-the correct machine must not: see tests/test_checks.py).
+Each mutant is named after what it breaks. A mutant is a variant semantics: the default
+RuleSet with one rule's function (or match, or place) replaced, which the machines of one
+test run (`semantics.rules.using`); the check it targets must report a violation (and the
+correct machine must not: see tests/test_checks.py).
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -17,21 +17,23 @@ from goi.semantics import graph as G
 from goi.semantics.rules.surgery import copy_box
 from goi.semantics.checks import Monitor, make_checks, registry
 from goi.semantics.machine import Machine
-from goi.semantics.rules import PASS_TABLE, REGISTRY
+from goi.semantics.rules import DEFAULT, PASS, using
 from goi.semantics.token import DOWN, NONE_FLAG
 from goi.semantics.translate import translate
 from goi.semantics.typecheck import check_program
 
 
+def variant(rule_id: str, fn, **declared):
+    """The default rules but `rule_id`, with the effect `fn` (and other declared fields, e.g.
+    its match)."""
+    return DEFAULT.replace(rule_id, apply=fn, summary="mutant", **declared)
+
+
 @contextmanager
 def mutated(rule_id: str, fn, **declared):
-    """The rule `rule_id` with the effect `fn` (and other declared fields, e.g. its match)."""
-    original = REGISTRY[rule_id]
-    REGISTRY[rule_id] = replace(original, apply=fn, summary="mutant", **declared)
-    try:
+    """Machines made in the block run the variant with the rule `rule_id` mutated."""
+    with using(variant(rule_id, fn, **declared)):
         yield
-    finally:
-        REGISTRY[rule_id] = original
 
 
 def run_checked(text: str, checks, **options):
@@ -206,7 +208,7 @@ def beta_pushes_a_stray_box_stack_entry(m, lam, app):
     m.token.box_stack.append(m.token.position)
 
 
-REGISTRY_BETA = REGISTRY["rw.beta"].apply
+REGISTRY_BETA = DEFAULT["rw.beta"].apply
 
 
 def test_stability_catches_a_state_no_stable_execution_reaches():
@@ -233,7 +235,7 @@ def absorption_forgets_the_doors_after_the_first(m, box, door):
     ABSORB(m, box, door)
 
 
-ABSORB = REGISTRY["box.absorb"].apply
+ABSORB = DEFAULT["box.absorb"].apply
 
 
 def test_determinism_catches_an_order_dependent_absorption():
@@ -269,12 +271,11 @@ def test_alpha_catches_a_rule_that_reads_the_spelling_of_names():
 # ---- productivity -------------------------------------------------------------------------
 
 def test_productivity_catches_a_missing_pass_rule():
-    key = (G.CON, "↑", "in")
-    saved = PASS_TABLE.pop(key)
-    try:
+    # the variant whose pass rules do not take the token up into a contraction
+    (rule,) = [r for r in DEFAULT.values() if r.kind == PASS and G.CON in r.at[0] and r.at[1:] == ("↑", "in")]
+    kinds, direction, port = rule.at
+    with using(DEFAULT.replace(rule.id, at=(tuple(k for k in kinds if k != G.CON), direction, port))):
         v = violated("(λx. x + x) 2", ["productivity"])
-    finally:
-        PASS_TABLE[key] = saved
     assert v.check == "productivity" and "no transition" in v.message
 
 
@@ -320,7 +321,7 @@ def gc_drops_a_door_fed_by_a_weakening(m, weak):
 
 
 def test_gc_check_catches_an_unsound_collector():
-    original = REGISTRY["gc.pcon0"].match
+    original = DEFAULT["gc.pcon0"].match
 
     def also_doors(node):
         """Mutant match of gc.pcon0: also a rotC_0 entering a ¿-door (which must stay)."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from goi import execution
 from goi.generators.typed import programs
-from goi.semantics.rules import REGISTRY
+from goi.semantics.rules import DEFAULT
 from goi.generators.graphs import split_graphs
 from goi.semantics.machine import Machine
 from goi.semantics.rules.registry import GC, PASS, REWRITE
@@ -33,7 +33,7 @@ def observed(machine) -> None:
     def compare(m, rule_id, _redex):
         changed = m.graph.version != before[0]
         SEEN[rule_id][0 if changed else 1] += 1
-        declared = REGISTRY[rule_id].changes_graph
+        declared = DEFAULT[rule_id].changes_graph
         assert declared or not changed, f"{rule_id} is declared changes_graph=False but changed the graph"
 
     machine.before.insert(0, remember)
@@ -63,14 +63,14 @@ def test_every_graph_changing_rule_that_fired_changed_the_graph():
         test_a_rule_declared_not_to_change_the_graph_never_does()
     if "split" not in RAN:
         test_on_graphs_with_split_contractions_too()
-    never = sorted(r for r, (changed, _same) in SEEN.items() if REGISTRY[r].changes_graph and not changed)
+    never = sorted(r for r, (changed, _same) in SEEN.items() if DEFAULT[r].changes_graph and not changed)
     assert never == [], f"declared changes_graph=True, but never changed the graph in {sum(SEEN[r][1] for r in never)} firings"
-    rewrites = {r.id for r in REGISTRY.values() if r.kind == REWRITE}
+    rewrites = {r.id for r in DEFAULT.values() if r.kind == REWRITE}
     assert rewrites <= set(SEEN), sorted(rewrites - set(SEEN))  # the samples exercised every rewrite
 
 
 def test_the_kinds_agree_with_the_declarations():
-    for rule in REGISTRY.values():
+    for rule in DEFAULT.values():
         if rule.kind == PASS:
             assert not rule.changes_graph, rule.id
         if rule.kind == GC:

@@ -51,7 +51,7 @@ def test_no_rule_is_named_outside_the_rules_package():
 
 
 def test_every_rewrite_declares_its_redex_and_every_pass_its_node():
-    from goi.semantics.rules import PASS, REWRITE, SITES, flag_key
+    from goi.semantics.rules import DEFAULT, PASS, REWRITE, flag_key
 
     for rule in load_all().values():
         if rule.kind == PASS:
@@ -60,7 +60,7 @@ def test_every_rewrite_declares_its_redex_and_every_pass_its_node():
             assert rule.changes_graph is False, rule.id
         elif rule.kind == REWRITE:
             assert rule.match is not None and rule.site, rule.id
-            assert flag_key(rule.flag) in SITES, f"{rule.id}: no site function for its flag {rule.flag}"
+            assert flag_key(rule.flag) in DEFAULT.site_functions, f"{rule.id}: no site function for its flag {rule.flag}"
         else:
             assert rule.match is not None, rule.id
 

@@ -123,20 +123,18 @@ def test_the_page_steps_as_the_trace_says_in_a_real_browser(capsys, tmp_path, dr
 
 
 def test_a_violation_opens_at_its_step_in_a_real_browser(capsys, tmp_path, driver, monkeypatch):
-    from dataclasses import replace
+    from goi.semantics.rules import DEFAULT, using
 
-    from goi.semantics.rules import REGISTRY
-
-    original = REGISTRY["rw.beta"]
+    original = DEFAULT["rw.beta"]
 
     def bad_beta(m, lam, app):
         """leaves its input link on the box stack (a stability bug)"""
         original.apply(m, lam, app)
         m.token.box_stack.append(m.token.position)
 
-    monkeypatch.setitem(REGISTRY, "rw.beta", replace(original, apply=bad_beta, summary="mutant"))
     out = tmp_path / "bad.html"
-    assert main(["view", "--check", "stability", "-o", str(out), "-e", "(λx. x + 1) 2"]) == exitcodes.STUCK
+    with using(DEFAULT.replace("rw.beta", apply=bad_beta, summary="mutant")):
+        assert main(["view", "--check", "stability", "-o", str(out), "-e", "(λx. x + 1) 2"]) == exitcodes.STUCK
     capsys.readouterr()
     driver.get(out.as_uri())
     shown = driver.execute_script("return document.getElementById('violation').hidden")

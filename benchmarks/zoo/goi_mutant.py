@@ -1,16 +1,14 @@
-"""goi's own machine with seeded mistakes in two of its rules (as tests/test_mutants.py seeds
-them), served as an implementation:
+"""goi's own machine with seeded mistakes in two of its rules (a variant RuleSet, as
+tests/test_mutants.py makes its mutants), served as an implementation:
   sub-swapped  the rule computing an operation (passes.op0_left_down) computes a subtraction
                with its operands swapped;
   fold-left    the rule folding an operation into a constant (compute.op_fold) leaves the left
                operand's constant in place of the result, so an operation evaluated again (in a
                box used twice) gives the wrong value."""
 
-from dataclasses import replace
-
 from _zoo import bugs, correctly, serve
 from goi.semantics import graph as G
-from goi.semantics.rules import REGISTRY, compute, load_all, passes
+from goi.semantics.rules import DEFAULT, compute, passes, using
 
 ON = bugs("sub-swapped", "fold-left")
 
@@ -24,8 +22,7 @@ def _move(m, link):
 
 def rule_of(function) -> str:
     """The ID of the rule a function of the rules package implements (found, not named)."""
-    load_all()
-    return next(rule_id for rule_id, rule in REGISTRY.items() if rule.apply is function)
+    return function.rule.id
 
 
 FOLD, LEFT_DOWN = rule_of(compute.op_fold), rule_of(passes.op0_left_down)
@@ -41,12 +38,6 @@ def op_fold(m, op):
         in_link.dst.data = kept
 
 
-if "sub-swapped" in ON:
-    REGISTRY[LEFT_DOWN] = replace(REGISTRY[LEFT_DOWN], apply=lambda m, node, port: _sub_swapped(m, node))
-if "fold-left" in ON:
-    REGISTRY[FOLD] = replace(REGISTRY[FOLD], apply=op_fold)
-
-
 def _sub_swapped(m, node):
     from goi.semantics.values import apply_sigma
 
@@ -58,4 +49,12 @@ def _sub_swapped(m, node):
     m.token.flag = "$0"
 
 
-serve(lambda text: correctly(text))
+# the variant semantics this implementation runs: goi's rules with the bugs switched on
+RULES = DEFAULT
+if "sub-swapped" in ON:
+    RULES = RULES.replace(LEFT_DOWN, apply=lambda m, node, port: _sub_swapped(m, node))
+if "fold-left" in ON:
+    RULES = RULES.replace(FOLD, apply=op_fold)
+
+with using(RULES):
+    serve(lambda text: correctly(text))

@@ -15,38 +15,102 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Optional
 
-from .base import CHECKS, MODES, Check, GraphCheck, InvariantViolation, Policy, changes_graph, declare, is_pass, summary
+from .base import MODES, Check, GraphCheck, InvariantViolation, Policy, changes_graph, declare, is_pass, summary
 from .monitor import Monitor
 
 
+class CheckSet:
+    """The checks as a value: check classes by name, in the order of `all` (their `order`).
+    Immutable: a variant is a new CheckSet (`replace`, `add`, `remove`), which a run is given
+    (`goi.run(..., checks=[...], check_set=...)`)."""
+
+    __slots__ = ("_checks",)
+
+    def __init__(self, classes: Iterable[type]):
+        by_name: dict[str, type] = {}
+        for cls in sorted(classes, key=lambda c: c.order):
+            if cls.name in by_name:
+                raise ValueError(f"check {cls.name} declared twice")
+            by_name[cls.name] = cls
+        self._checks = MappingProxyType(by_name)
+
+    @classmethod
+    def of_modules(cls, modules: Iterable) -> "CheckSet":
+        """The checks the modules declare (`@declare`)."""
+        return cls(value for module in modules for value in vars(module).values()
+                   if isinstance(value, type) and vars(value).get("declared") and value.__module__ == module.__name__)
+
+    def __getitem__(self, name: str) -> type:
+        return self._checks[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._checks
+
+    def __iter__(self):
+        return iter(self._checks)
+
+    def __len__(self) -> int:
+        return len(self._checks)
+
+    def items(self):
+        return self._checks.items()
+
+    def values(self):
+        return self._checks.values()
+
+    def __repr__(self) -> str:
+        return f"CheckSet({', '.join(self._checks)})"
+
+    def replace(self, name: str, cls: type) -> "CheckSet":
+        """The same checks, `name` made by the class `cls` instead (its own name kept)."""
+        if name not in self._checks:
+            raise KeyError(f"no check {name} to replace")
+        return CheckSet(cls if n == name else c for n, c in self._checks.items())
+
+    def add(self, cls: type) -> "CheckSet":
+        return CheckSet([*self._checks.values(), cls])
+
+    def remove(self, name: str) -> "CheckSet":
+        return CheckSet(c for n, c in self._checks.items() if n != name)
+
+    def make(self, names: Iterable[str], **options) -> list[Check]:
+        """Checks by name ("all" for every one); options go to the checks that take them."""
+        names = list(names)
+        if "all" in names:
+            names = list(self._checks)
+        unknown = [n for n in names if n not in self._checks]
+        if unknown:
+            raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(self._checks)}, all")
+        checks = []
+        for n in names:
+            cls = self._checks[n]
+            accepted = {k: v for k, v in options.items() if k in getattr(cls, "options", ())}
+            checks.append(cls(**accepted))
+        return checks
+
+
+def _check_modules() -> list:
+    """Every module of this package (a check declares itself with `@declare` in its own
+    module), so adding a check is adding its module."""
+    return [importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__)]
+
+
+DEFAULT_CHECKS = CheckSet.of_modules(_check_modules())  # the appendix's invariants
+
+
 def registry() -> dict[str, type]:
-    """Every check, by name, in the order of `all`: each module of this package is imported
-    (a check declares itself with `@declare`), so adding a check is adding its module."""
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
-    return {name: CHECKS[name] for name in sorted(CHECKS, key=lambda n: CHECKS[n].order)}
+    """Every default check, by name, in the order of `all`."""
+    return dict(DEFAULT_CHECKS.items())
 
 
-def make_checks(names: Iterable[str], **options) -> list[Check]:
-    """Checks by name ("all" for every one); options go to the checks that take them."""
-    reg = registry()
-    names = list(names)
-    if "all" in names:
-        names = list(reg)
-    unknown = [n for n in names if n not in reg]
-    if unknown:
-        raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(reg)}, all")
-    checks = []
-    for n in names:
-        cls = reg[n]
-        accepted = {k: v for k, v in options.items() if k in getattr(cls, "options", ())}
-        checks.append(cls(**accepted))
-    return checks
+def make_checks(names: Iterable[str], check_set: Optional[CheckSet] = None, **options) -> list[Check]:
+    """Checks by name ("all" for every one) from `check_set` (the default checks if None);
+    options go to the checks that take them."""
+    return (check_set or DEFAULT_CHECKS).make(names, **options)
 
 
-
-
-__all__ = ["CHECKS", "MODES", "Check", "GraphCheck", "InvariantViolation", "Monitor", "Policy", "changes_graph",
-           "declare", "is_pass", "make_checks", "registry", "summary"]
+__all__ = ["DEFAULT_CHECKS", "MODES", "Check", "CheckSet", "GraphCheck", "InvariantViolation", "Monitor", "Policy",
+           "changes_graph", "declare", "is_pass", "make_checks", "registry", "summary"]

@@ -1,16 +1,12 @@
 """What every check is made of: the violation it raises, the `Check` and `GraphCheck` base
 classes, the rewrite schedule of whole-graph checks (`Policy`), and the registry a check
-joins by its declaration (`@declare`). Check modules import this module, never the package."""
+marks by its declaration (`@declare`). Check modules import this module, never the package."""
 
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ..rules import PASS, REGISTRY, load_all
-
-load_all()
-
-CHECKS: dict[str, type] = {}
+from ..rules import PASS
 
 
 def declare(cls):
@@ -22,9 +18,7 @@ def declare(cls):
             raise TypeError(f"check {cls.__name__} declares no {attribute}")
     if not (cls.__doc__ or "").strip():
         raise TypeError(f"check {cls.__name__} has no docstring (its summary)")
-    if cls.name in CHECKS:
-        raise ValueError(f"check {cls.name} declared twice")
-    CHECKS[cls.name] = cls
+    cls.declared = True  # a CheckSet collects it from its module (semantics.checks); nothing is registered here
     return cls
 
 
@@ -78,14 +72,14 @@ class Check:
         return InvariantViolation(self.name, message, nodes)
 
 
-def changes_graph(rule_id: str) -> bool:
-    """Can this transition change the graph? (A rule's declared attribute: never for a pass,
-    nor for the rewrites that only lower a flag.)"""
-    return REGISTRY[rule_id].changes_graph
+def changes_graph(rules, rule_id: str) -> bool:
+    """Can this transition change the graph? (A rule's declared attribute in the machine's
+    RuleSet `rules`: never for a pass, nor for the rewrites that only lower a flag.)"""
+    return rules[rule_id].changes_graph
 
 
-def is_pass(rule_id: str) -> bool:
-    return REGISTRY[rule_id].kind == PASS
+def is_pass(rules, rule_id: str) -> bool:
+    return rules[rule_id].kind == PASS
 
 
 MODES = ("exhaustive", "full", "sampled")
@@ -111,12 +105,13 @@ class Policy:
         self.mode = mode
         self.count = 0
 
-    def due(self, rule_id: str) -> bool:
-        if is_pass(rule_id):
+    def due(self, rules, rule_id: str) -> bool:
+        """Is the check due after the transition `rule_id` (of the RuleSet `rules`)?"""
+        if is_pass(rules, rule_id):
             return False
         if self.mode != "sampled":
             return True
-        if not changes_graph(rule_id):
+        if not changes_graph(rules, rule_id):
             return False
         self.count += 1
         k = self.count
@@ -161,7 +156,7 @@ class GraphCheck(Check):
         self.check(machine)
 
     def after(self, machine, rule_id, redex) -> None:
-        if self.policy.due(rule_id):
+        if self.policy.due(machine.rules, rule_id):
             graph = machine.graph
             if (graph, graph.version) == self.seen:
                 return  # no surgery since the last check (a flag-only rewrite): same verdict

@@ -36,14 +36,13 @@ from __future__ import annotations
 
 import random
 
-from ..rules import REGISTRY, redexes
 from ..trial import Trial
 from .base import Check, declare
 
 
-def _ends_phase(rule_id: str) -> bool:
+def _ends_phase(machine, rule_id: str) -> bool:
     """Does this rewrite end a ?-phase (it raises the flag !: box.close)?"""
-    return REGISTRY[rule_id].sets_flag == "!"
+    return machine.rules[rule_id].sets_flag == "!"
 
 
 @declare
@@ -68,7 +67,7 @@ class Determinism(Check):
         self.snapshot = None
 
     def after(self, machine, rule_id, redex) -> None:
-        raises = REGISTRY[rule_id].sets_flag
+        raises = machine.rules[rule_id].sets_flag
         if raises == "?":  # a ?-phase starts
             self.phase_count += 1
             k = self.phase_count
@@ -82,7 +81,7 @@ class Determinism(Check):
                 self._compare_clones(machine, snapshot)
             return
         if self.watching and machine.token.flag == "?":
-            if len(redexes(machine, limit=2)) > 1:
+            if len(machine.rules.redexes(machine, limit=2)) > 1:
                 self.watching = False
                 self.due = False
                 if self.mode == "full":  # the reference: the orders run on clones, compared at box.close
@@ -102,7 +101,7 @@ class Determinism(Check):
 
     def _apply(self, machine, option) -> None:
         rule_id, redex = option
-        REGISTRY[rule_id].apply(machine, *redex)
+        machine.rules[rule_id].apply(machine, *redex)
         if self._collector is not None:  # the trial collects garbage as the run does
             self._collector.after_transition(machine, rule_id, redex)
 
@@ -140,7 +139,7 @@ class Determinism(Check):
                     counts.append(len(options))
                     k += 1
                 self._apply(machine, options[i])
-                if _ends_phase(options[i][0]):
+                if _ends_phase(machine, options[i][0]):
                     break
             old, new = self._trial.touched()
             described = canonical_region(g, machine.token, (old if region is None else region) | new, self._trial.names_created())
@@ -199,7 +198,7 @@ class Determinism(Check):
                 if len(options) == 1 or sample:
                     rule_id, redex = options[0] if len(options) == 1 else options[self.rng.randrange(len(options))]
                     m.apply(rule_id, redex)
-                    if _ends_phase(rule_id):
+                    if _ends_phase(m, rule_id):
                         yield m, "closed"
                         break
                     continue
@@ -210,7 +209,7 @@ class Determinism(Check):
                     c.apply(rule_id, redex)
                     stack.append(c)
                 m.apply(*options[0])
-                if _ends_phase(options[0][0]):
+                if _ends_phase(m, options[0][0]):
                     yield m, "closed"
                     break
 

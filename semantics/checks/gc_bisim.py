@@ -20,13 +20,12 @@ scan of the graph — after each rewrite).
 
 from __future__ import annotations
 
-from ..rules import REGISTRY
 from .base import Check, declare
 
 
 def _observe(trace: list):
     def observer(m, rule_id, redex):
-        rule = REGISTRY[rule_id]
+        rule = m.rules[rule_id]
         if rule.is_pass and not rule.administrative:
             trace.append((rule_id, m.token.direction, tuple(m.token.stack)))
 

@@ -6,7 +6,7 @@ import time
 from collections import defaultdict
 from typing import Optional
 
-from ..rules import PASS, REGISTRY
+from ..rules import PASS
 from .base import Check, InvariantViolation
 
 
@@ -42,7 +42,7 @@ class Monitor:
         after every transition)."""
         self.last_rule = rule_id
         seconds, runs, clock = self.seconds, self.runs, time.perf_counter
-        for name, after in self.on_passes if REGISTRY[rule_id].kind == PASS else self.on_rewrites:
+        for name, after in self.on_passes if machine.rules[rule_id].kind == PASS else self.on_rewrites:
             runs[name] += 1
             start = clock()
             try:
@@ -69,7 +69,7 @@ class Monitor:
                 v.step = m.steps
                 v.rule = self.last_rule
             self.violation = v
-            return Outcome("violation", None, m.steps, m.counts.copy(), v.describe())
+            return Outcome("violation", None, m.steps, m.counts.copy(), v.describe(), rules=m.rules)
         finally:  # the journals stop recording: the run is over, whatever its outcome
             from .incremental import stop
 

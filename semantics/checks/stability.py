@@ -37,7 +37,7 @@ def stable_replay(machine, bound: int) -> tuple[bool, str]:
     """Replay the stable execution from Init of the current graph; (reached, why not)."""
     from ..machine import Machine
 
-    scratch = Machine(machine.graph, machine.field)
+    scratch = Machine(machine.graph, machine.field, rules=machine.rules)
     target = machine.token
     for _ in range(bound):
         if _same_state(scratch.token, target):
@@ -46,7 +46,7 @@ def stable_replay(machine, bound: int) -> tuple[bool, str]:
         if not options:
             return False, f"the stable execution stops ({scratch.describe()}) before reaching the current state"
         rule_id, redex = options[0]
-        if changes_graph(rule_id) or len(options) > 1:
+        if changes_graph(scratch.rules, rule_id) or len(options) > 1:
             return False, f"the stable execution would need {rule_id} (which changes the graph) at {scratch.describe()}"
         scratch.apply(rule_id, redex)
     return False, f"the current state was not reached within {bound} stable transitions"
@@ -75,7 +75,7 @@ class Stability(Check):
     on_passes = False  # a pass extends the stable execution: nothing to replay
 
     def after(self, machine, rule_id, redex) -> None:
-        if not changes_graph(rule_id):
+        if not changes_graph(machine.rules, rule_id):
             return
         self.rewrites += 1
         if self._due():

@@ -13,11 +13,18 @@ matches, its effect (the decorated function) and its attributes — in one decor
 Where a rewrite's redex is looked for is a *site*: each flag has one site function, declared
 with `@sites(flag)`, which yields the places to look at in order (the token's link, the box
 the token is at, its doors, …) with the kind of the place's node; the rules of that site
-declared `on` that kind are matched there in declared order. The machine dispatches from the tables built here (`pass_candidates`, `redexes`),
-never from a list of IDs of its own; code outside this package asks a rule's attributes
-(`changes_graph`, `administrative`, `sets_flag`, `feature`) instead of naming it.
+declared `on` that kind are matched there in declared order.
 
-Modules (their order is the order of declaration):
+A decorator makes the rule a value (`fn.rule`) and registers nothing: the rule modules are
+discovered (each declares its place in the order with `ORDER`), and their rules make the
+default `RuleSet`, `DEFAULT`. A machine runs the RuleSet it is given (`Machine(graph,
+rules=...)`, by default DEFAULT) and dispatches from its tables (`pass_candidate`,
+`redexes`), never from a list of IDs of its own; a variant semantics is another RuleSet
+(`DEFAULT.replace("rw.beta", apply=...)`, docs/API.md). Code outside this package asks a
+rule's attributes (`changes_graph`, `administrative`, `sets_flag`, `feature`) instead of
+naming it.
+
+Modules (their ORDER is the order of declaration):
 - passes:      pass transitions (Fig. PassTransitions), flag □
 - compute:     computational rewrites (Fig. RewriteTransitionsComput), flags λ, $0, $1(n)
 - open_box:    ?-phase: absorption and closing (Fig. RewriteTransitionsOpenBox)
@@ -28,35 +35,64 @@ Modules (their order is the order of declaration):
 
 from __future__ import annotations
 
-from .registry import (
-    DECOUPLING,
-    GC,
-    KINDS,
-    PASS,
-    PASS_TABLE,
-    REGISTRY,
-    REWRITE,
-    SITES,
-    Rule,
-    flag_key,
-    gc_rule,
-    pass_candidate,
-    pass_rule,
-    redexes,
-    rewrite,
-    sites,
-)
+import importlib
+import pkgutil
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from .registry import DECOUPLING, GC, KINDS, PASS, REWRITE, Rule, RuleSet, flag_key, gc_rule, pass_rule, rewrite, sites
+
+
+def _rule_modules() -> list:
+    """The modules of this package that declare rules (each says its place in the order of
+    declaration with ORDER), in that order: adding a module of rules is adding its file."""
+    modules = [importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__)]
+    return sorted((m for m in modules if hasattr(m, "ORDER")), key=lambda m: m.ORDER)
+
+
+DEFAULT = RuleSet.of_modules(_rule_modules())  # the paper's semantics: every rule declared here
+
+# The rule set a machine made without one runs: DEFAULT, or another within `using(...)` (a
+# parameter in Racket's sense, scoped to the current context, not a table to patch).
+_IN_USE: ContextVar[RuleSet] = ContextVar("goi_rules_in_use", default=DEFAULT)
+
+
+def in_use() -> RuleSet:
+    """The rule set machines made here without one run (DEFAULT outside `using`)."""
+    return _IN_USE.get()
+
+
+@contextmanager
+def using(rules: RuleSet):
+    """Within the block, machines made without a rule set run `rules` — for code that makes
+    its machines deep inside (goi view, a property, the CLI), as a variant semantics:
+
+        with using(DEFAULT.replace("rw.beta", apply=my_beta)):
+            goi.run(program)
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"using takes a RuleSet, not {type(rules).__name__}")
+    token = _IN_USE.set(rules)
+    try:
+        yield rules
+    finally:
+        _IN_USE.reset(token)
 
 
 # ---- asking about rules (instead of naming them) -----------------------------------------
 
+def load_all() -> RuleSet:
+    """The default rule set (every rule module's declarations)."""
+    return DEFAULT
+
+
 def of_kind(kind: str) -> list[str]:
-    """The IDs of the rules of one kind, sorted."""
-    return sorted(r for r, rule in load_all().items() if rule.kind == kind)
+    """The IDs of the default rules of one kind, sorted."""
+    return DEFAULT.of_kind(kind)
 
 
 def with_feature(feature: str) -> list[str]:
-    return [r for r, rule in load_all().items() if rule.feature == feature]
+    return DEFAULT.with_feature(feature)
 
 
 def fired(counts: dict, feature: str) -> int:
@@ -64,12 +100,5 @@ def fired(counts: dict, feature: str) -> int:
     return sum(counts.get(r, 0) for r in with_feature(feature))
 
 
-def load_all() -> dict[str, Rule]:
-    """Import every rule module (declaration happens on import)."""
-    from . import passes, compute, open_box, deep, closed_box, gc  # noqa: F401  (in declaration order)
-
-    return REGISTRY
-
-
-__all__ = ["DECOUPLING", "GC", "KINDS", "PASS", "PASS_TABLE", "REGISTRY", "REWRITE", "SITES", "Rule", "fired", "flag_key",
-           "gc_rule", "load_all", "of_kind", "pass_candidate", "pass_rule", "redexes", "rewrite", "sites", "with_feature"]
+__all__ = ["DECOUPLING", "DEFAULT", "GC", "KINDS", "PASS", "REWRITE", "Rule", "RuleSet", "fired", "flag_key", "gc_rule",
+           "in_use", "load_all", "of_kind", "pass_rule", "rewrite", "sites", "using", "with_feature"]

@@ -12,6 +12,8 @@ from ..token import NONE_FLAG
 from .registry import rewrite, sites
 from .surgery import copy_box, join_doors
 
+ORDER = 50  # its place in the order of declaration (semantics.rules)
+
 
 @sites("!")
 def _closed_box(m):

@@ -12,6 +12,8 @@ from ..types import Arrow, F, Vec
 from ..values import basis
 from .registry import rewrite, sites
 
+ORDER = 20  # its place in the order of declaration (semantics.rules)
+
 
 @sites("λ")
 def _token_link(m):

@@ -13,6 +13,8 @@ from ..values import basis
 from .registry import DECOUPLING, rewrite
 from .surgery import copy_box, join_doors
 
+ORDER = 40  # its place in the order of declaration (semantics.rules)
+
 
 def _deep_redex(m, box, node):
     """The match of a deep rule: its node (C_n, P_n with n > 0, A) at the level of G's doors,

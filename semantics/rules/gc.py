@@ -17,7 +17,9 @@ counts them apart (Outcome.gc).
 from __future__ import annotations
 
 from .. import graph as G
-from .registry import GC, REGISTRY, gc_rule
+from .registry import gc_rule
+
+ORDER = 60  # its place in the order of declaration (semantics.rules)
 
 X0_KINDS = (G.CON, G.PROJ)
 
@@ -46,15 +48,6 @@ def _pcon0_redex(node):
 def _box_redex(node):
     up = _above(node)
     return (node, up.door_of) if up is not None and _x0(node) and up.kind == G.BANG else None
-
-
-def candidates_at(node: G.Node):
-    """The GC redex whose X0/rotC_0 is `node`, if any: (rule id, redex), in declared order."""
-    for rule_id in GC_RULES:
-        redex = REGISTRY[rule_id].match(node)
-        if redex is not None:
-            return rule_id, redex
-    return None
 
 
 def _drop_weakening(g: G.Graph, weak: G.Node) -> None:
@@ -98,5 +91,3 @@ def remove_box(m, x0, box):
         g.delete_box(b)
     g.delete_box(box)
 
-
-GC_RULES = [r for r, rule in REGISTRY.items() if rule.kind == GC]

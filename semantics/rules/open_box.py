@@ -13,6 +13,8 @@ from collections import deque
 from .. import graph as G
 from .registry import rewrite, sites
 
+ORDER = 30  # its place in the order of declaration (semantics.rules)
+
 
 def current_box(m) -> G.Box | None:
     pos = m.token.position

@@ -14,6 +14,8 @@ from .. import graph as G
 from ..token import AT, DOWN, LAMBDA, STAR, UP, Marker
 from .registry import pass_rule
 
+ORDER = 10  # its place in the order of declaration (semantics.rules)
+
 
 def top_is(marker):
     return lambda m: bool(m.token.stack) and m.token.stack[-1] is marker

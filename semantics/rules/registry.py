@@ -1,10 +1,14 @@
-"""The rule registry: `Rule`, the declaring decorators and the dispatch tables built from
-the declarations (semantics.rules says how a rule is declared). The rule modules import
-this module, never the package, so that declaring a rule makes no import circle."""
+"""Rules as values: `Rule`, the declaring decorators (which make a function's rule and keep
+it on the function, registering nothing), and `RuleSet`, an immutable set of rules with the
+dispatch tables built from it (semantics.rules says how a rule is declared, and builds the
+default set from the rule modules). The rule modules import this module, never the
+package, so that declaring a rule makes no import circle."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Optional
 
 from ..graph import VAR
@@ -41,27 +45,13 @@ class Rule:
         return self.kind == PASS
 
 
-REGISTRY: dict[str, Rule] = {}
-
-# Dispatch tables, filled in declaration order:
-# passes:   (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any input,
-#           "var" for a λ's bound-variable link, 0/1 for outputs
-PASS_TABLE: dict[tuple, list[tuple]] = {}
-# rewrites: flag -> site function; flag -> site kind -> node kind (None: no node) -> [rule id]
-SITES: dict[Any, tuple[Callable, bool]] = {}  # (site function, many)
-BY_SITE: dict[Any, dict[str, dict[Optional[str], list[str]]]] = {}
-
-
-def _declare(fn: Callable, rule_id: str, kind: str, **attributes) -> Rule:
-    if rule_id in REGISTRY:
-        raise ValueError(f"rule {rule_id} registered twice")
+def _declare(fn: Callable, rule_id: str, kind: str, **attributes) -> Callable:
+    """The rule, made a value and kept on its function (`fn.rule`); a RuleSet collects it."""
     if kind not in KINDS:
         raise ValueError(f"rule {rule_id}: kind {kind!r} is not one of {KINDS}")
     summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
-    declared = Rule(rule_id, kind, fn, summary, **attributes)
-    REGISTRY[rule_id] = declared
-    fn.rule = declared  # type: ignore[attr-defined]
-    return declared
+    fn.rule = Rule(rule_id, kind, fn, summary, **attributes)  # type: ignore[attr-defined]
+    return fn
 
 
 def pass_rule(rule_id: str, kinds: Iterable[str], direction: str, port, guard: Optional[Callable] = None, **attributes):
@@ -69,12 +59,8 @@ def pass_rule(rule_id: str, kinds: Iterable[str], direction: str, port, guard: O
     arrives at a node of one of `kinds` through `port`, and `guard(machine)` holds."""
 
     def register(fn):
-        kinds_ = tuple(kinds)
-        _declare(fn, rule_id, PASS, flag=NONE_FLAG, at=(kinds_, direction, port), guard=guard,
-                 changes_graph=False, **attributes)
-        for kind in kinds_:
-            PASS_TABLE.setdefault((kind, direction, port), []).append((guard, rule_id))
-        return fn
+        return _declare(fn, rule_id, PASS, flag=NONE_FLAG, at=(tuple(kinds), direction, port), guard=guard,
+                        changes_graph=False, **attributes)
 
     return register
 
@@ -87,13 +73,8 @@ def rewrite(rule_id: str, flag, site: str, match: Callable, on: Iterable[str] = 
     the redex (or None)."""
 
     def register(fn):
-        kinds = tuple(on)
-        _declare(fn, rule_id, REWRITE, flag=flag, site=site, on=kinds, match=match, changes_graph=changes_graph,
-                 **attributes)
-        table = BY_SITE.setdefault(flag, {}).setdefault(site, {})
-        for kind in kinds or (None,):
-            table.setdefault(kind, []).append(rule_id)
-        return fn
+        return _declare(fn, rule_id, REWRITE, flag=flag, site=site, on=tuple(on), match=match,
+                        changes_graph=changes_graph, **attributes)
 
     return register
 
@@ -103,8 +84,7 @@ def gc_rule(rule_id: str, match: Callable, **attributes):
     redex at a node with no input (the collector's places), or None."""
 
     def register(fn):
-        _declare(fn, rule_id, GC, match=match, **attributes)
-        return fn
+        return _declare(fn, rule_id, GC, match=match, **attributes)
 
     return register
 
@@ -118,9 +98,7 @@ def sites(flag, many: bool = False):
     ?-phase there is no choice: at most one rule matches)."""
 
     def register(fn):
-        if flag in SITES:
-            raise ValueError(f"sites of flag {flag!r} declared twice")
-        SITES[flag] = (fn, many)
+        fn.sites_of = (*getattr(fn, "sites_of", ()), (flag, many))  # type: ignore[attr-defined]
         return fn
 
     return register
@@ -131,53 +109,190 @@ def flag_key(flag):
     return flag[0] if isinstance(flag, tuple) else flag
 
 
-def redexes(machine, limit: int = 0) -> list[tuple[str, tuple]]:
-    """The rewrites enabled now, as (rule id, redex), in declared order (at most `limit`
-    with a limit): each place the flag's site function yields, each rule of that site."""
-    flag = machine.token.flag
-    key = flag[0] if type(flag) is tuple else flag
-    declared = SITES.get(key)
-    if declared is None:
-        return []
-    site_fn, many = declared
-    by_site, registry = BY_SITE[key], REGISTRY
-    if not many:  # one place, rules that exclude each other: the first match is the transition
-        found_place = site_fn(machine)
-        if found_place is None:
+class RuleSet:
+    """A semantics' rules as a value, in the style of a PLT Redex reduction relation: the
+    rules in declaration order (which orders the matches of one site), each flag's site
+    function, and the dispatch tables built from them once. Immutable: a variant is a new
+    RuleSet (`replace`, `add`, `remove`, `with_sites`), and a machine runs the one it is given
+    (`Machine(graph, rules=...)`).
+
+        variant = DEFAULT.replace("rw.beta", apply=my_beta)   # another effect, the same redex
+        Machine(graph, rules=variant)
+    """
+
+    __slots__ = ("_rules", "_sites", "_passes", "_by_site")
+
+    def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
+        ordered: dict[str, Rule] = {}
+        for rule in rules:
+            if rule.id in ordered:
+                raise ValueError(f"rule {rule.id} declared twice")
+            ordered[rule.id] = rule
+        self._rules = MappingProxyType(ordered)
+        self._sites = MappingProxyType(dict(site_functions or {}))  # flag -> (site function, many)
+        # passes: (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any
+        # input, "var" for a λ's bound-variable link, 0/1 for outputs
+        passes: dict[tuple, list[tuple]] = {}
+        # rewrites: flag -> site kind -> node kind (None: no node) -> [rule id]
+        by_site: dict[Any, dict[str, dict[Optional[str], list[str]]]] = {}
+        for rule in ordered.values():
+            if rule.kind == PASS:
+                kinds, direction, port = rule.at
+                for kind in kinds:
+                    passes.setdefault((kind, direction, port), []).append((rule.guard, rule.id))
+            elif rule.kind == REWRITE:
+                table = by_site.setdefault(rule.flag, {}).setdefault(rule.site, {})
+                for kind in rule.on or (None,):
+                    table.setdefault(kind, []).append(rule.id)
+        self._passes = {key: tuple(entries) for key, entries in passes.items()}
+        self._by_site = by_site
+
+    @classmethod
+    def of_modules(cls, modules: Iterable[Any]) -> "RuleSet":
+        """The rules and site functions the modules declare, in module order and, within a
+        module, in the order of declaration."""
+        rules, site_functions = [], {}
+        for module in modules:
+            for value in vars(module).values():
+                if not callable(value) or getattr(value, "__module__", None) != module.__name__:
+                    continue  # imported from elsewhere: declared there
+                if isinstance(getattr(value, "rule", None), Rule):
+                    rules.append(value.rule)
+                for flag, many in getattr(value, "sites_of", ()):
+                    if flag in site_functions:
+                        raise ValueError(f"sites of flag {flag!r} declared twice")
+                    site_functions[flag] = (value, many)
+        return cls(rules, site_functions)
+
+    # ---- the rules, as a read-only mapping by ID
+    def __getitem__(self, rule_id: str) -> Rule:
+        return self._rules[rule_id]
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self._rules
+
+    def __iter__(self):
+        return iter(self._rules)
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def get(self, rule_id, default=None):
+        return self._rules.get(rule_id, default)
+
+    def items(self):
+        return self._rules.items()
+
+    def values(self):
+        return self._rules.values()
+
+    def keys(self):
+        return self._rules.keys()
+
+    @property
+    def site_functions(self):
+        """flag -> (site function, many), read-only."""
+        return self._sites
+
+    def __repr__(self) -> str:
+        return f"RuleSet({len(self._rules)} rules)"
+
+    # ---- variants
+    def replace(self, rule_id: str, **fields) -> "RuleSet":
+        """The same rules but `rule_id`, whose declared fields (`apply`, `match`, `guard`,
+        attributes) are replaced; it keeps its place in the order."""
+        if rule_id not in self._rules:
+            raise KeyError(f"no rule {rule_id} to replace")
+        changed = dataclasses.replace(self._rules[rule_id], **fields)
+        return RuleSet((changed if r.id == rule_id else r for r in self._rules.values()), self._sites)
+
+    def add(self, rule, after: Optional[str] = None) -> "RuleSet":
+        """The rules and one more (a Rule, or a function declared with a rule decorator), last
+        or right after the rule `after` (which orders it among the matches of its site)."""
+        rule = getattr(rule, "rule", rule)
+        if not isinstance(rule, Rule):
+            raise TypeError("add takes a Rule or a function declared with pass_rule, rewrite or gc_rule")
+        rules = list(self._rules.values())
+        if after is None:
+            rules.append(rule)
+        else:
+            rules.insert([r.id for r in rules].index(after) + 1, rule)
+        return RuleSet(rules, self._sites)
+
+    def remove(self, rule_id: str) -> "RuleSet":
+        if rule_id not in self._rules:
+            raise KeyError(f"no rule {rule_id} to remove")
+        return RuleSet((r for r in self._rules.values() if r.id != rule_id), self._sites)
+
+    def with_sites(self, flag, fn: Callable, many: bool = False) -> "RuleSet":
+        """The same rules, with `fn` as the site function of `flag` (see `sites`)."""
+        return RuleSet(self._rules.values(), {**self._sites, flag: (fn, many)})
+
+    # ---- asking about rules (instead of naming them)
+    def of_kind(self, kind: str) -> list[str]:
+        """The IDs of the rules of one kind, sorted."""
+        return sorted(r for r, rule in self._rules.items() if rule.kind == kind)
+
+    def with_feature(self, feature: str) -> list[str]:
+        return [r for r, rule in self._rules.items() if rule.feature == feature]
+
+    # ---- dispatch: what the machine asks at each step
+    def redexes(self, machine, limit: int = 0) -> list[tuple[str, tuple]]:
+        """The rewrites enabled now, as (rule id, redex), in declared order (at most `limit`
+        with a limit): each place the flag's site function yields, each rule of that site."""
+        flag = machine.token.flag
+        key = flag[0] if type(flag) is tuple else flag
+        declared = self._sites.get(key)
+        if declared is None:
             return []
-        site, kind, place = found_place
-        for rule_id in by_site[site].get(kind, ()):
-            redex = registry[rule_id].match(machine, *place)
-            if redex is not None:
-                return [(rule_id, redex)]
-        return []
-    found: list[tuple[str, tuple]] = []
-    for site, kind, place in site_fn(machine):
-        ids = by_site[site].get(kind)
-        if ids is None:
-            continue
-        for rule_id in ids:
-            redex = registry[rule_id].match(machine, *place)
-            if redex is not None:
-                found.append((rule_id, redex))
-                if len(found) == limit:
-                    return found
-    return found
+        site_fn, many = declared
+        by_site, registry = self._by_site.get(key, {}), self._rules
+        if not many:  # one place, rules that exclude each other: the first match is the transition
+            found_place = site_fn(machine)
+            if found_place is None:
+                return []
+            site, kind, place = found_place
+            for rule_id in by_site.get(site, {}).get(kind, ()):
+                redex = registry[rule_id].match(machine, *place)
+                if redex is not None:
+                    return [(rule_id, redex)]
+            return []
+        found: list[tuple[str, tuple]] = []
+        for site, kind, place in site_fn(machine):
+            ids = by_site.get(site, {}).get(kind)
+            if ids is None:
+                continue
+            for rule_id in ids:
+                redex = registry[rule_id].match(machine, *place)
+                if redex is not None:
+                    found.append((rule_id, redex))
+                    if len(found) == limit:
+                        return found
+        return found
 
-
-def pass_candidate(machine):
-    """The pass transition possible now, as (rule id, (node, port)), or None."""
-    tok = machine.token
-    link = tok.position
-    if tok.direction == UP:
-        node, port = link.dst, link.dst_port
-        key_port = "var" if port == VAR else "in"
-    else:
-        node, port = link.src, link.src_port
-        key_port = port
-    if node is None:
+    def pass_candidate(self, machine):
+        """The pass transition possible now, as (rule id, (node, port)), or None."""
+        tok = machine.token
+        link = tok.position
+        if tok.direction == UP:
+            node, port = link.dst, link.dst_port
+            key_port = "var" if port == VAR else "in"
+        else:
+            node, port = link.src, link.src_port
+            key_port = port
+        if node is None:
+            return None
+        for guard, rule_id in self._passes.get((node.kind, tok.direction, key_port), ()):
+            if guard is None or guard(machine):
+                return rule_id, (node, port)
         return None
-    for guard, rule_id in PASS_TABLE.get((node.kind, tok.direction, key_port), ()):
-        if guard is None or guard(machine):
-            return rule_id, (node, port)
-    return None
+
+    def gc_candidate(self, node):
+        """The garbage-collection redex whose X0/rotC_0 is `node`, if any: (rule id, redex),
+        in declared order."""
+        for rule in self._rules.values():
+            if rule.kind == GC:
+                redex = rule.match(node)
+                if redex is not None:
+                    return rule.id, redex
+        return None

@@ -54,14 +54,14 @@ def payload(result, args, checks: list[str]) -> dict:
 
 def _draw_decouplings(machine, dot) -> None:
     """--dot: a picture just before and just after each decoupling."""
-    from ...semantics.rules import DECOUPLING, REGISTRY
+    from ...semantics.rules import DECOUPLING
 
     def before(m, rule_id, redex):
-        if REGISTRY[rule_id].feature == DECOUPLING:
+        if m.rules[rule_id].feature == DECOUPLING:
             dot.picture(f"{m.steps + 1:06d}-before-decouple.dot", f"before decoupling (step {m.steps + 1})", m)
 
     def after(m, rule_id, redex):
-        if REGISTRY[rule_id].feature == DECOUPLING:
+        if m.rules[rule_id].feature == DECOUPLING:
             dot.picture(f"{m.steps:06d}-after-decouple.dot", f"after decoupling (step {m.steps})", m)
 
     machine.before.append(before)

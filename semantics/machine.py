@@ -115,6 +115,7 @@ class Machine:
                  rules: Optional[RuleSet] = None):
         self.graph = graph
         self.rules = rules if rules is not None else in_use()
+        self._table = self.rules.table  # rule id -> Rule: the lookup of every transition
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
         self._limit = 1 if getattr(self.strategy, "first_only", False) else 0  # redexes the strategy needs listed
@@ -163,12 +164,12 @@ class Machine:
         for observer in self.before:
             observer(self, rule_id, redex)
         if span is None:
-            self.rules[rule_id].apply(self, *redex)
+            self._table[rule_id].apply(self, *redex)
         else:
             graph = self.graph
             graph.span = span
             try:
-                self.rules[rule_id].apply(self, *redex)
+                self._table[rule_id].apply(self, *redex)
             finally:
                 graph.span = None
         self.steps += 1

@@ -190,6 +190,11 @@ class RuleSet:
         return self._rules.keys()
 
     @property
+    def table(self):
+        """The rules by ID, read-only (a mapping the machine looks its transitions up in)."""
+        return self._rules
+
+    @property
     def site_functions(self):
         """flag -> (site function, many), read-only."""
         return self._sites

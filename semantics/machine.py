@@ -115,7 +115,9 @@ class Machine:
                  rules: Optional[RuleSet] = None):
         self.graph = graph
         self.rules = rules if rules is not None else in_use()
-        self._table = self.rules.table  # rule id -> Rule: the lookup of every transition
+        # what every transition asks of the rule set, looked up once
+        self._table = self.rules.table  # rule id -> Rule
+        self._pass_candidate, self._redexes = self.rules.pass_candidate, self.rules.redexes
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
         self._limit = 1 if getattr(self.strategy, "first_only", False) else 0  # redexes the strategy needs listed
@@ -180,12 +182,12 @@ class Machine:
     def step(self) -> Optional[str]:
         """Make one transition; return its rule ID, or None if no rule applies."""
         if self.token.flag == NONE_FLAG:  # most transitions: a pass — `enabled`'s first case, without its one-item list
-            found = self.rules.pass_candidate(self)
+            found = self._pass_candidate(self)
             if found is None:
                 return None
             self.apply(*found)
             return found[0]
-        options = self.rules.redexes(self, self._limit)  # `enabled`'s other case
+        options = self._redexes(self, self._limit)  # `enabled`'s other case
         if not options:
             return None
         rule_id, redex = options[0] if len(options) == 1 else self.strategy.choose(options)

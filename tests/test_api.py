@@ -1,6 +1,7 @@
 """The public Python API (docs/API.md): goi.check, goi.run, goi.prepare, goi.strategies."""
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -105,3 +106,38 @@ def test_the_version_is_the_distributions():
     from importlib.metadata import version
 
     assert goi.__version__ == version("goi-abductive")
+
+
+def test_the_variant_semantics_example_of_the_api_docs_runs_as_written(capsys):
+    """docs/API.md's worked example of a variant semantics, executed as it is written: each
+    print gives what its comment says."""
+    text = (Path(__file__).parent.parent / "docs" / "API.md").read_text(encoding="utf-8")
+    section = text.split("## A variant semantics", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/API.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [line.split("# prints: ", 1)[1] for line in code.splitlines() if "# prints: " in line]
+    assert len(said) == 2 and printed == said
+
+
+def test_a_variant_rule_set_leaves_the_default_alone():
+    from goi.semantics.rules import DEFAULT, using
+
+    variant = DEFAULT.remove("deep.decouple")
+    assert "deep.decouple" in DEFAULT and "deep.decouple" not in variant and len(variant) == len(DEFAULT) - 1
+    assert goi.run("let f @ p = {1} in f p", rules=variant).status == "stuck"
+    assert goi.run("let f @ p = {1} in f p").status == "final"
+    with using(variant):  # machines made inside, without rules of their own
+        assert goi.run("let f @ p = {1} in f p").status == "stuck"
+    assert goi.run("let f @ p = {1} in f p").status == "final"
+    with pytest.raises(KeyError):
+        DEFAULT.replace("no.such.rule", apply=print)
+    with pytest.raises(AttributeError):
+        DEFAULT._rules = {}  # a RuleSet is immutable
+    with pytest.raises(TypeError):
+        DEFAULT.table["rw.beta"] = None  # and so is its table
+    from goi.semantics.checks import DEFAULT_CHECKS
+
+    assert "gc" not in DEFAULT_CHECKS.remove("gc") and "gc" in DEFAULT_CHECKS
+    with pytest.raises(AttributeError):
+        DEFAULT_CHECKS._checks = {}

@@ -35,7 +35,10 @@ class CheckSet:
             if cls.name in by_name:
                 raise ValueError(f"check {cls.name} declared twice")
             by_name[cls.name] = cls
-        self._checks = MappingProxyType(by_name)
+        object.__setattr__(self, "_checks", MappingProxyType(by_name))  # immutable: set here once
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a CheckSet is immutable: make a variant with replace, add or remove")
 
     @classmethod
     def of_modules(cls, modules: Iterable) -> "CheckSet":

@@ -120,7 +120,7 @@ class RuleSet:
         Machine(graph, rules=variant)
     """
 
-    __slots__ = ("_rules", "_sites", "_passes", "_by_site")
+    __slots__ = ("_rules", "_table", "_sites", "_passes", "_by_site")
 
     def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
         ordered: dict[str, Rule] = {}
@@ -128,8 +128,12 @@ class RuleSet:
             if rule.id in ordered:
                 raise ValueError(f"rule {rule.id} declared twice")
             ordered[rule.id] = rule
-        self._rules = MappingProxyType(ordered)
-        self._sites = MappingProxyType(dict(site_functions or {}))  # flag -> (site function, many)
+        setattr_ = object.__setattr__  # a RuleSet is immutable: set here once
+        # plain dicts inside (the dispatch reads them at every step), never changed after
+        # this; outside, read-only views
+        setattr_(self, "_rules", ordered)
+        setattr_(self, "_table", MappingProxyType(ordered))
+        setattr_(self, "_sites", dict(site_functions or {}))  # flag -> (site function, many)
         # passes: (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any
         # input, "var" for a λ's bound-variable link, 0/1 for outputs
         passes: dict[tuple, list[tuple]] = {}
@@ -144,8 +148,11 @@ class RuleSet:
                 table = by_site.setdefault(rule.flag, {}).setdefault(rule.site, {})
                 for kind in rule.on or (None,):
                     table.setdefault(kind, []).append(rule.id)
-        self._passes = {key: tuple(entries) for key, entries in passes.items()}
-        self._by_site = by_site
+        setattr_(self, "_passes", {key: tuple(entries) for key, entries in passes.items()})
+        setattr_(self, "_by_site", by_site)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a RuleSet is immutable: make a variant with replace, add, remove or with_sites")
 
     @classmethod
     def of_modules(cls, modules: Iterable[Any]) -> "RuleSet":
@@ -181,23 +188,23 @@ class RuleSet:
         return self._rules.get(rule_id, default)
 
     def items(self):
-        return self._rules.items()
+        return self._table.items()
 
     def values(self):
-        return self._rules.values()
+        return self._table.values()
 
     def keys(self):
-        return self._rules.keys()
+        return self._table.keys()
 
     @property
     def table(self):
         """The rules by ID, read-only (a mapping the machine looks its transitions up in)."""
-        return self._rules
+        return self._table
 
     @property
     def site_functions(self):
         """flag -> (site function, many), read-only."""
-        return self._sites
+        return MappingProxyType(self._sites)
 
     def __repr__(self) -> str:
         return f"RuleSet({len(self._rules)} rules)"

@@ -14,8 +14,6 @@ goi.properties, goi.reports.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from . import _checkout
 
 _checkout.install()  # from a checkout never installed: goi.semantics & co. are the sibling folders
@@ -33,7 +31,6 @@ from .api import (  # noqa: E402
     prepare,
     run,
     symbolic_run,
-    view,
 )
 from .semantics.checks import InvariantViolation
 from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
@@ -48,13 +45,14 @@ def __getattr__(name: str):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
+    if name == "view":  # the reports layer (pictures need the reports extra): loaded on first use
+        from .reports.view import view
+
+        return view
     raise AttributeError(f"module 'goi' has no attribute {name!r}")
 
 
-try:
-    __version__ = _version("goi-abductive")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+from .version import __version__  # noqa: E402
 
 __all__ = [
     "DEFAULT_MAX_DIGITS",

@@ -11,8 +11,6 @@ and the benchmarks.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .execution import (
     DEFAULT_MAX_DIGITS,
     DEFAULT_MAX_NODES,
@@ -24,7 +22,6 @@ from .execution import (
     Result,
     Step,
     Value,
-    _deep,  # noqa: F401  (the CLI parses --terms on the deep stack)
     check,
     judge,
     plain_value,
@@ -54,26 +51,6 @@ def equivalent(program0: Program, program1: Program, *, division: Division = "to
     return program_equivalence(program0, program1, division=division, timeout=timeout, max_permutations=max_permutations)
 
 
-def view(program: Program, output: Optional[str] = None, *, max_steps: int = DEFAULT_MAX_STEPS,
-         max_frames: Optional[int] = None, max_recorded_steps: Optional[int] = None, **options) -> str:
-    """The step-through page of a run (`goi view`): self-contained HTML text, also written
-    to `output` if given. Options as `run`'s; at most `max_frames` pictures of the graph
-    (default 60) and `max_recorded_steps` steps recorded in full (default 50,000: the rest
-    counted by rule and shown on the timeline). Needs the `reports` extra (Graphviz through
-    pygraphviz)."""
-    from .reports.view import DEFAULT_MAX_FRAMES, DEFAULT_MAX_RECORDED_STEPS, record, to_html
-
-    text = program if isinstance(program, str) else ""  # the spans point into program text only
-    rec = record(judge(program), max_steps, DEFAULT_MAX_FRAMES if max_frames is None else max_frames, text=text,
-                 max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if max_recorded_steps is None else max_recorded_steps,
-                 **options)
-    page = to_html(rec)
-    if output is not None:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(page)
-    return page
-
-
 __all__ = ["DEFAULT_MAX_DIGITS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_STEPS", "Division", "Execution", "Judgement",
            "Program", "Result", "Step", "Value", "check", "equivalent", "judge", "plain_value", "prepare", "run",
-           "symbolic_run", "view"]
+           "symbolic_run"]

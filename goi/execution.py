@@ -23,14 +23,13 @@ from typing import Any, Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
 from .semantics.checks import DEFAULT_CHECKS, CheckSet, InvariantViolation, Monitor
-from .semantics.errors import TOO_DEEP, LimitError
 from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
 from .semantics.rules import GC, RuleSet
 from .semantics.token import Marker
 from .semantics.translate import translate
 from .semantics.typecheck import Judgement, typecheck
 from .semantics.types import Type
-from .semantics.stack import with_deep_stack
+from .semantics.stack import deep
 from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
 
 __all__ = [
@@ -60,26 +59,6 @@ Value = Union[Fraction, tuple[Fraction, ...], str]
 Division = Literal["total", "strict"]
 
 
-def _deep(fn, *args):
-    """fn(*args) — directly, and again on the deep stack (semantics.stack) if that runs out
-    of Python's frames (fn is a pure function of its arguments: parsing, type checking,
-    translating); running out of the deep stack too is a LimitError. Most programs never
-    need the deep stack, and starting its thread was most of a small program's start-up
-    (benchmarks/README.md). A LimitError on the ordinary stack may be the parser refusing a
-    nesting only the ordinary stack cannot walk: the deep stack decides."""
-    try:
-        return fn(*args)
-    except LimitError as exc:  # the parser refuses depths the current limit cannot walk
-        if exc.beyond_any_stack:
-            raise  # too deep for the deep stack as well: no second try
-    except RecursionError:
-        pass
-    try:
-        return with_deep_stack(fn, *args)
-    except RecursionError:
-        raise LimitError(TOO_DEEP) from None
-
-
 def check(text: str) -> Judgement:
     """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
 
@@ -89,7 +68,7 @@ def check(text: str) -> Judgement:
     """
     from .semantics.parser import parse
 
-    return _deep(lambda: typecheck(parse(text), source=text))
+    return deep(lambda: typecheck(parse(text), source=text))
 
 
 def judge(program: Program) -> Judgement:
@@ -98,7 +77,7 @@ def judge(program: Program) -> Judgement:
         return program
     if isinstance(program, str):
         return check(program)
-    return _deep(typecheck, program)
+    return deep(typecheck, program)
 
 
 @dataclass(frozen=True)
@@ -195,7 +174,7 @@ class Execution:
             make_inputs = getattr(self.field, "inputs", None)
             if make_inputs is not None:  # the symbolic field puts its parameters under the ¡-nodes
                 inputs = make_inputs(len(self.judgement.params))
-            graph = _deep(translate, self.judgement, self.field, inputs)
+            graph = deep(translate, self.judgement, self.field, inputs)
         self.machine = Machine(graph, self.field, strategy, max_nodes, rules)
         self.collector = None
         if gc:

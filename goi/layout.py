@@ -14,3 +14,19 @@ under the one import namespace `goi`. Read by setup.py (packaging) and by goi/__
 FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
            "goi.properties": "properties", "goi.reports": "reports"}
 DATA = {"goi.corpus": "tests/programs", "goi.docs": "docs"}  # data packages (their files: pyproject's package-data)
+
+# The layers, from the bottom (CONTRIBUTING.md): a module imports only from its own layer and
+# those below (tests/test_layers.py). A module is in the layer of the longest prefix naming it.
+LAYERS = (
+    ("goi.semantics",),  # the engine: syntax, types, graphs, rules, machine, checks
+    ("goi.files", "goi.catalogue", "goi.layout", "goi.version", "goi._checkout"),  # plain helpers
+    ("goi.execution",),  # the pipeline: text → judgement → graph → run
+    ("goi.equivalence",),  # z3 on symbolic runs
+    ("goi.api",),  # the facade of the above
+    ("goi.generators", "goi.enumerate", "goi.strategies", "goi.expected"),  # programs: generated, enumerated, expected
+    ("goi.properties",),  # the theorems, the oracle, campaigns
+    ("goi.reports",),  # reports, pictures, the stepper, the playground's entry
+    ("goi.cli", "goi.doclists"),  # the command line, the docs' generated tables
+    ("goi",),  # the package's root: `import goi` gives the whole API
+)
+

@@ -24,10 +24,10 @@ MAX_VALUES = 20_000  # samples kept per distribution
 def environment(profile: str, seed: Optional[int], examples: Optional[int]) -> dict:
     import hypothesis
 
-    import goi
+    from goi.version import __version__
 
     return {
-        "goi": goi.__version__,
+        "goi": __version__,
         "commit": _commit(),
         "python": platform.python_version(),
         "hypothesis": hypothesis.__version__,

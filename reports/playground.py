@@ -88,7 +88,7 @@ def run(text: str, given: Optional[dict] = None, progress: Optional[Callable[[in
                                        "text": f"{NAME}: usage error: {exc}"}}
     try:
         judgement = execution.check(text)
-        rec = record(judgement, chosen["max_steps"], chosen["max_frames"], text=text,
+        rec = record(judgement, chosen["max_steps"], chosen["max_frames"],
                      max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS, progress=progress,
                      division=chosen["division"], strategy=chosen["strategy"], seed=chosen["seed"], gc=chosen["gc"],
                      checks=chosen["checks"], check_mode=chosen["check_mode"])

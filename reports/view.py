@@ -49,10 +49,10 @@ class Recording:
     unrecorded: Optional[dict] = None
 
 
-def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: str = "",
+def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
            max_recorded_steps: int = DEFAULT_MAX_RECORDED_STEPS, progress=None, **options) -> Recording:
     """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
-    record what the page shows; `text` is the program's text the source spans point into.
+    record what the page shows (the source spans point into the judgement's `source`).
     At most `max_recorded_steps` steps (and MAX_RECORDED_BYTES of stacks) are recorded in
     full; the rest are summarised in `unrecorded`, and the final state is recorded last.
     `max_frames` pictures are spread over the run's graph changes; the final state and each
@@ -67,7 +67,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES, text: 
 
     execution = api.prepare(program, **options)
     machine = execution.machine
-    rec = Recording(text if text or not isinstance(program, str) else program)
+    rec = Recording(execution.judgement.source)
     seen = {"drawn": None, "asked": machine.graph.version}  # graph versions: of the last picture, of the last step
     layout = StableLayout()
 
@@ -261,12 +261,35 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
                        stepper=NAV, pane=PANE, side=SIDE)
 
 
-def write(rec: Recording, path: str, title: str = "goi view") -> int:
-    """Write the page; returns its size in bytes."""
-    text = to_html(rec, title).encode("utf-8")
+def compose(program, *, max_steps: int = 1_000_000, max_frames: Optional[int] = None,
+            max_recorded_steps: Optional[int] = None, title: str = "goi view", **options) -> tuple[Recording, str]:
+    """A run recorded and its page composed (the one place `goi view` and `goi.view` make
+    it): the Recording and the self-contained HTML text. `program` is text, a term or a
+    judgement; options as `goi.run`'s; at most `max_frames` pictures spread over the run
+    (default 60, besides the final state's and each decoupling's) and `max_recorded_steps`
+    steps recorded in full (default 50,000: the rest counted by rule and shown on the
+    timeline). Needs the `reports` extra (Graphviz through pygraphviz)."""
+    rec = record(program, max_steps, DEFAULT_MAX_FRAMES if max_frames is None else max_frames,
+                 max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if max_recorded_steps is None else max_recorded_steps,
+                 **options)
+    return rec, to_html(rec, title)
+
+
+def save(page: str, path: str) -> int:
+    """Write a page; returns its size in bytes."""
+    data = page.encode("utf-8")
     with open(path, "wb") as handle:
-        handle.write(text)
-    return len(text)
+        handle.write(data)
+    return len(data)
+
+
+def view(program, output: Optional[str] = None, **options) -> str:
+    """`goi.view`: the step-through page of a run as HTML text, also written to `output` if
+    given (options as `compose`'s)."""
+    _rec, page = compose(program, **options)
+    if output is not None:
+        save(page, output)
+    return page
 
 
 # The stepper's markup in three parts, shared by `goi view`'s page and the browser playground

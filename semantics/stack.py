@@ -20,6 +20,29 @@ _lock = threading.Lock()
 _active = [0, 0]  # deep calls under way, the recursion limit before the first
 
 
+def deep(fn: Callable[..., T], *args) -> T:
+    """fn(*args) — directly, and again on the deep stack if that runs out of Python's frames
+    (fn is a pure function of its arguments: parsing, type checking, translating); running
+    out of the deep stack too is a LimitError. Most programs never need the deep stack, and
+    starting its thread was most of a small program's start-up (benchmarks/README.md). A
+    LimitError on the ordinary stack may be the parser refusing a nesting only the ordinary
+    stack cannot walk: the deep stack decides. The one way goi's pipeline reaches the deep
+    stack (goi.execution; the CLI runs each command on it from the start)."""
+    from .errors import TOO_DEEP, LimitError
+
+    try:
+        return fn(*args)
+    except LimitError as exc:  # the parser refuses depths the current limit cannot walk
+        if exc.beyond_any_stack:
+            raise  # too deep for the deep stack as well: no second try
+    except RecursionError:
+        pass
+    try:
+        return with_deep_stack(fn, *args)
+    except RecursionError:
+        raise LimitError(TOO_DEEP) from None
+
+
 def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     if getattr(_local, "deep", False):  # already on a deep stack: call directly
         return fn(*args, **kwargs)

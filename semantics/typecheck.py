@@ -35,7 +35,8 @@ from .types import Arrow, F, Field, Meta, Type, Vec, has_metas, names_of
 
 @dataclass
 class Judgement:
-    """`names | context | params ⊢ term : type`, with the surface term it came from."""
+    """`names | context | params ⊢ term : type`, with the surface term it came from and, when
+    it was checked from text, that text (`source`: what source spans point into)."""
 
     names: tuple[str, ...]
     context: tuple[tuple[str, Type], ...]
@@ -45,6 +46,7 @@ class Judgement:
     surface: Optional[S.Term] = None
     decouplings: tuple[str, ...] = ()  # the names bound by decouplings, in pre-order
     inference_work: int = 0  # substitution look-ups the inference made (benchmarks, tests)
+    source: str = ""  # the program's text, if it was checked from text
     # id(surface BinOp) -> the operation it resolved to (core.SIGMA / SIGMA_ITER names:
     # "+" on vectors is "vadd"); "?" for one object used twice with two meanings
     operators: dict = field(default_factory=dict, repr=False, compare=False)
@@ -586,6 +588,7 @@ def typecheck(
         decouplings=tuple(checker.decouplings),
         inference_work=checker.work,
         operators=checker.operators(),
+        source=source or "",
     )
 
 
@@ -598,11 +601,3 @@ def _user_names(term: S.Term) -> set[str]:
             found.add(t.name)
         stack.extend(S.subterms(t))
     return found
-
-
-def check_program(text: str) -> Judgement:
-    """Parse and type-check a closed program (on a deep stack: semantics.stack)."""
-    from .parser import parse
-    from .stack import with_deep_stack
-
-    return with_deep_stack(lambda: typecheck(parse(text), source=text))

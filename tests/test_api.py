@@ -18,7 +18,7 @@ def test_check_gives_the_judgement():
 
 
 def test_nesting_moves_to_the_deep_stack_only_when_it_can_help(monkeypatch):
-    import goi.api
+    from goi.semantics import stack
 
     # deeper than the ordinary stack walks, within the deep stack: checked there
     j = goi.check("(λx. " * 3000 + "1" + ")" * 3000)
@@ -27,7 +27,7 @@ def test_nesting_moves_to_the_deep_stack_only_when_it_can_help(monkeypatch):
     def no_retry(*_args):
         raise AssertionError("a nesting beyond any stack was tried again on the deep stack")
 
-    monkeypatch.setattr(goi.execution, "with_deep_stack", no_retry)
+    monkeypatch.setattr(stack, "with_deep_stack", no_retry)
     with pytest.raises(goi.LimitError, match="nested too deeply"):
         goi.check("(λx. " * 40000 + "1" + ")" * 40000)
     # parentheses nest no term: the parser never recurses, and no deep stack is needed

@@ -12,7 +12,7 @@ from goi.semantics.gc import Collector
 from goi.semantics.machine import Machine, RandomStrategy
 from goi.semantics.rules import DEFAULT, using
 from goi.semantics.translate import translate
-from goi.semantics.typecheck import check_program
+from goi import execution
 
 PROGRAMS = Path(__file__).parent / "programs"
 SMALL = sorted(p for p in PROGRAMS.glob("*/*.goi") if "gradient" not in p.name)
@@ -21,7 +21,7 @@ SMALL = sorted(p for p in PROGRAMS.glob("*/*.goi") if "gradient" not in p.name)
 @pytest.mark.parametrize("path", SMALL, ids=[f"{p.parent.name}/{p.stem}" for p in SMALL])
 @pytest.mark.parametrize("gc", [False, True], ids=["no-gc", "gc"])
 def test_every_check_passes_on_the_examples(path, gc):
-    m = Machine(translate(check_program(path.read_text())))
+    m = Machine(translate(execution.check(path.read_text())))
     if gc:
         Collector(m)
     monitor = Monitor(m, make_checks(["all"], check_mode="exhaustive", stability_mode="exhaustive"))
@@ -31,7 +31,7 @@ def test_every_check_passes_on_the_examples(path, gc):
 
 def test_checks_pass_on_the_long_example_when_sampled():
     path = PROGRAMS / "visualiser/gradient_descent_in_calculus.goi"
-    m = Machine(translate(check_program(path.read_text())))
+    m = Machine(translate(execution.check(path.read_text())))
     monitor = Monitor(m, make_checks(["form", "names", "graph", "validity", "stability", "alpha", "productivity", "dataflow", "gc"], check_mode="sampled"))
     assert monitor.run().status == "final"
 
@@ -39,7 +39,7 @@ def test_checks_pass_on_the_long_example_when_sampled():
 def test_checks_pass_under_the_random_strategy():
     text = (PROGRAMS / "paper/meta_learning.goi").read_text()
     for seed in range(3):
-        m = Machine(translate(check_program(text)), strategy=RandomStrategy(seed))
+        m = Machine(translate(execution.check(text)), strategy=RandomStrategy(seed))
         assert Monitor(m, make_checks(["all"])).run().status == "final"
 
 

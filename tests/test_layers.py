@@ -1,18 +1,20 @@
 """The package's structure: no import circle anywhere (imports inside functions included:
-they only hide a circle at run time), and the layers as the design names them — the engine
-(goi.semantics) imports nothing of the properties, the reports or the CLI."""
+they only hide a circle at run time), and the layers as the design names them
+(goi/layout.py's LAYERS, as CONTRIBUTING.md states them): no module imports from a layer
+above its own."""
 
 from __future__ import annotations
 
 import ast
+import runpy
 from pathlib import Path
 
 import networkx as nx
 
 ROOT = Path(__file__).parent.parent
-# the installed package `goi` and the folders it is made of (setup.py)
-FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
-           "goi.properties": "properties", "goi.reports": "reports"}
+# the installed package `goi`, the folders it is made of and its layers: goi/layout.py, the one copy
+LAYOUT = runpy.run_path(str(ROOT / "goi" / "layout.py"))
+FOLDERS, LAYERS = LAYOUT["FOLDERS"], LAYOUT["LAYERS"]
 
 
 def modules() -> dict[str, Path]:
@@ -79,3 +81,33 @@ def test_the_api_and_properties_do_not_import_the_cli():
     assert _imports_from(graph, "goi.api", ("goi.cli",)) == []
     assert _imports_from(graph, "goi.properties", ("goi.cli",)) == []
     assert _imports_from(graph, "goi.reports", ("goi.cli",)) == []
+
+
+def layer(module: str) -> int:
+    """The layer of a module: that of the longest prefix naming it."""
+    found = [(len(prefix), i) for i, prefixes in enumerate(LAYERS) for prefix in prefixes
+             if module == prefix or module.startswith(prefix + ".")]
+    assert found, f"{module} is in no layer of goi/layout.py's LAYERS"
+    return max(found)[1]
+
+
+def test_every_module_has_a_layer():
+    for module in import_graph().nodes:
+        layer(module)
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    graph = import_graph()
+    upward = sorted((a, b) for a, b in graph.edges if layer(b) > layer(a))
+    assert upward == []
+
+
+def test_the_layers_are_those_contributing_states():
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    stated = text.split("Layers, from the bottom:", 1)[1].split("\n\n", 1)[0]
+    named = [prefix for prefixes in LAYERS for prefix in prefixes if prefix != "goi"]
+    positions = [stated.find(f"`{prefix}`") for prefix in named]
+    assert all(p >= 0 for p in positions), [n for n, p in zip(named, positions) if p < 0]
+    firsts = [stated.find(f"`{prefixes[0]}`") for prefixes in LAYERS if prefixes[0] != "goi"]
+    assert firsts == sorted(firsts), "CONTRIBUTING.md names the layers in goi/layout.py's order"
+

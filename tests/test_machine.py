@@ -14,7 +14,8 @@ from goi.semantics.compare import difference
 from goi.semantics.machine import Machine, RandomStrategy
 from goi.semantics.pretty import pretty
 from goi.semantics.translate import translate
-from goi.semantics.typecheck import check_program, typecheck
+from goi import execution
+from goi.semantics.typecheck import typecheck
 from goi.semantics.values import RationalField
 from goi.expected import read_expectation
 
@@ -82,7 +83,7 @@ def test_every_example_has_an_expected_value():
 def test_example_values(rel):
     text = (PROGRAMS / rel).read_text()
     assert value_of(text) == EXPECTED[rel]
-    assert reference_value(check_program(text)) == EXPECTED[rel]
+    assert reference_value(execution.check(text)) == EXPECTED[rel]
 
 
 @pytest.mark.parametrize("rel", sorted(EXPECTED))
@@ -100,7 +101,7 @@ def test_the_random_strategy_really_chooses_differently():
     text = "let a = {1} in let b = {2} in (λu. u) (a + b)"
     orders = set()
     for seed in range(12):
-        j = check_program(text)
+        j = execution.check(text)
         m = Machine(translate(j), strategy=RandomStrategy(seed))
         chosen = []
         m.after.append(lambda mm, rule, redex: chosen.append((rule, redex[-1].id)) if rule == "box.absorb" else None)
@@ -123,7 +124,7 @@ def test_parameters_can_be_replaced():
 
 def test_parameters_never_change_during_a_run():
     text = (PROGRAMS / "paper/meta_learning.goi").read_text()
-    j = check_program(text)
+    j = execution.check(text)
     m = Machine(translate(j))
     before = [(p, p.outs[0].dst, p.outs[0].dst.data) for p in m.graph.params]
     m.run()
@@ -199,11 +200,11 @@ def test_constants_of_a_decoupled_model_are_no_longer_provisional():
     # f's argument), so a decoupling inside f finds no provisional constant there.
     inner = "let f @ p = λx. (let g @ q = {1} in q • q) in f p 0"
     assert value_of(inner) == 0
-    assert reference_value(check_program(inner)) == 0
+    assert reference_value(execution.check(inner)) == 0
     # the same constant, definitive inside f and still provisional outside it
     both = "let y = {2} in let f @ p = λx. (let g @ q = y in q • q) in f p 0 + (let h @ r = y in r • r)"
     assert value_of(both) == 4
-    assert reference_value(check_program(both)) == 4
+    assert reference_value(execution.check(both)) == 4
 
 
 def test_a_slot_of_a_decoupled_model_carries_the_constants_of_its_argument():
@@ -212,4 +213,4 @@ def test_a_slot_of_a_decoupled_model_carries_the_constants_of_its_argument():
     # ¿-door included, into the model's slot, so the inner decoupling finds {1}: q = (1).
     text = "let f @ p = λx. (let g @ q = {0} in q • q) in f ({1} * p) 0"
     assert value_of(text) == 1
-    assert reference_value(check_program(text)) == 1
+    assert reference_value(execution.check(text)) == 1

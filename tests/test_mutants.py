@@ -20,7 +20,7 @@ from goi.semantics.machine import Machine
 from goi.semantics.rules import DEFAULT, PASS, using
 from goi.semantics.token import DOWN, NONE_FLAG
 from goi.semantics.translate import translate
-from goi.semantics.typecheck import check_program
+from goi import execution
 
 
 def variant(rule_id: str, fn, **declared):
@@ -37,7 +37,7 @@ def mutated(rule_id: str, fn, **declared):
 
 
 def run_checked(text: str, checks, **options):
-    m = Machine(translate(check_program(text)))
+    m = Machine(translate(execution.check(text)))
     monitor = Monitor(m, make_checks(checks, **options))
     return monitor.run(100_000), monitor
 

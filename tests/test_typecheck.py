@@ -8,7 +8,8 @@ import pytest
 from goi.semantics import core as C
 from goi.semantics.errors import TypeCheckError
 from goi.semantics.parser import parse
-from goi.semantics.typecheck import check_program, typecheck
+from goi import execution
+from goi.semantics.typecheck import typecheck
 from goi.semantics.types import Arrow, F, Vec
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -52,7 +53,7 @@ def test_every_example_program_is_in_the_table():
 @pytest.mark.parametrize("rel", sorted(EXAMPLES))
 def test_example_programs_type(rel):
     typ, params = EXAMPLES[rel]
-    j = check_program(load(rel))
+    j = execution.check(load(rel))
     assert str(j.type) == typ
     assert list(j.params) == [Fraction(p) for p in params]
     assert j.names == () and j.context == ()
@@ -61,17 +62,17 @@ def test_example_programs_type(rel):
 
 
 def test_the_paper_examples_in_the_issue():
-    assert str(check_program("let f @ p = {1} + 2 in f p").type) == "F"
-    assert str(check_program("let f @ p = {1} in p • p").type) == "F"
+    assert str(execution.check("let f @ p = {1} + 2 in f p").type) == "F"
+    assert str(execution.check("let f @ p = {1} in p • p").type) == "F"
     with pytest.raises(TypeCheckError, match="escapes"):
-        check_program("let f @ p = {1} in p")
+        execution.check("let f @ p = {1} in p")
     # (λx.0){1} keeps its parameter, 0 has none.
-    assert check_program("(λx. 0) {1}").params == (Fraction(1),)
-    assert check_program("0").params == ()
+    assert execution.check("(λx. 0) {1}").params == (Fraction(1),)
+    assert execution.check("0").params == ()
 
 
 def test_judgement_text():
-    j = check_program("let f @ p = {1} + 2 in f p")
+    j = execution.check("let f @ p = {1} + 2 in f p")
     assert str(j) == "- | - | 1 ⊢ let f @ p = {1} + 2 in f p : F"
 
 
@@ -96,12 +97,12 @@ def ops(j):
     ],
 )
 def test_operators_are_resolved_by_type(text, expected):
-    assert ops(check_program(text)) == expected
+    assert ops(execution.check(text)) == expected
 
 
 def test_resolution_follows_unification_not_syntax():
     # x is only known to be a vector through the application to p.
-    j = check_program("let f @ p = {1} in (λx. x + x) p • p")
+    j = execution.check("let f @ p = {1} in (λx. x + x) p • p")
     assert ("vadd", "a") in ops(j)
 
 
@@ -121,11 +122,11 @@ def test_resolution_follows_unification_not_syntax():
     ],
 )
 def test_inferred_types(text, typ):
-    assert str(check_program(text).type) == typ
+    assert str(execution.check(text).type) == typ
 
 
 def test_every_binder_and_node_is_typed_without_inference_variables():
-    j = check_program(load("visualiser/gradient_descent_in_calculus.goi"))
+    j = execution.check(load("visualiser/gradient_descent_in_calculus.goi"))
     for node in C.walk(j.term):
         assert "?" not in str(node.type)
         if isinstance(node, C.CLam):
@@ -133,14 +134,14 @@ def test_every_binder_and_node_is_typed_without_inference_variables():
 
 
 def test_let_is_application_of_a_lambda_in_the_core():
-    j = check_program("let x = {1} in x + {2}")
+    j = execution.check("let x = {1} in x + {2}")
     assert isinstance(j.term, C.CApp) and isinstance(j.term.fun, C.CLam)
     # p⃗ of (λx. x + {2}) {1}: the function's constants first.
     assert j.params == (Fraction(2), Fraction(1))
 
 
 def test_decoupling_binds_types_as_in_the_rule():
-    j = check_program("let f @ p = {1} + 2 in f p")
+    j = execution.check("let f @ p = {1} + 2 in f p")
     dec = j.term.fun
     assert isinstance(dec, C.CDecouple)
     assert dec.name == "a" and dec.model_type == F
@@ -152,27 +153,27 @@ def test_decoupling_binds_types_as_in_the_rule():
 # ---- names ---------------------------------------------------------------------------
 
 def test_each_decoupling_gets_a_distinct_name():
-    j = check_program(load("paper/meta_learning.goi"))
+    j = execution.check(load("paper/meta_learning.goi"))
     assert len(set(j.decouplings)) == 2
 
 
 def test_user_names_are_kept_and_shadowing_is_renamed_apart():
-    j = check_program("A_a(f, x). A_a(g, y). 0")
+    j = execution.check("A_a(f, x). A_a(g, y). 0")
     assert j.decouplings[0] == "a" and j.decouplings[1] != "a"
     # The inner V_a means the inner decoupling's name.
-    j = check_program("A_a(f, x). A_a(g, y). (λv:V_a. v • y) y")
+    j = execution.check("A_a(f, x). A_a(g, y). (λv:V_a. v • y) y")
     inner = j.decouplings[1]
     lam = j.term.body.body.fun
     assert lam.var_type == Vec(inner)
     with pytest.raises(TypeCheckError, match="must have the same type"):
-        check_program("A_a(f, x). A_a(g, y). (λv:V_a. v • x) y")
+        execution.check("A_a(f, x). A_a(g, y). (λv:V_a. v • x) y")
     # A λ over V_a as the result of the inner decoupling lets V_a escape it.
     with pytest.raises(TypeCheckError, match="escapes"):
-        check_program("A_a(f, x). A_a(g, y). λv:V_a. v • y")
+        execution.check("A_a(f, x). A_a(g, y). λv:V_a. v • y")
 
 
 def test_generated_names_avoid_the_users_names():
-    j = check_program("A_b(f, x). A(g, y). A_a(h, z). 0")
+    j = execution.check("A_b(f, x). A(g, y). A_a(h, z). 0")
     assert j.decouplings[0] == "b" and j.decouplings[2] == "a"
     assert j.decouplings[1] not in ("a", "b")
 
@@ -227,7 +228,7 @@ ILL_TYPED = [
 @pytest.mark.parametrize("text,fragments,line,column", ILL_TYPED, ids=[t for t, *_ in ILL_TYPED])
 def test_ill_typed_programs_are_rejected_with_the_right_message(text, fragments, line, column):
     with pytest.raises(TypeCheckError) as info:
-        check_program(text)
+        execution.check(text)
     err = info.value
     for fragment in fragments:
         assert fragment in err.message, (fragment, err.message)
@@ -243,13 +244,13 @@ def test_the_visualisers_gradient_descent_in_its_own_order_is_rejected():
     rest = [l for l in lines if l not in model and not l.startswith("--")]
     reordered = "\n".join(rest[:-2] + model + rest[-2:])
     with pytest.raises(TypeCheckError, match="escapes its decoupling"):
-        check_program(reordered)
+        execution.check(reordered)
 
 
 # ---- inference is near-linear: counted work, never wall-clock time ------------------------
 
 def _work(text):
-    return check_program(text).inference_work
+    return execution.check(text).inference_work
 
 
 @pytest.mark.parametrize(
@@ -272,7 +273,7 @@ def test_inference_work_grows_linearly(family):
 def test_a_name_renamed_apart_is_explained_in_the_message(text):
     """The user wrote a twice; the second became a1, which the message must not leave bare."""
     with pytest.raises(TypeCheckError) as info:
-        check_program(text)
+        execution.check(text)
     message = info.value.message
     assert "V_a1" in message and "V_a1 is the name a of the decoupling `" in message, message
     assert "renamed apart from another decoupling that also names it a" in message

@@ -228,7 +228,7 @@ def test_a_long_run_is_recorded_up_to_its_budget_and_the_rest_counted_never_drop
     from goi.reports.view import record, to_html
 
     trace = _trace(capsys, "-e", LONG)
-    rec = record(LONG, 1_000_000, 5, text=LONG, max_recorded_steps=40)
+    rec = record(LONG, 1_000_000, 5, max_recorded_steps=40)
     assert [s["n"] for s in rec.steps] == list(range(40)) + [len(trace)]
     assert [s["rule"] for s in rec.steps[1:40]] == [t["rule"] for t in trace[:39]]
     gap = rec.unrecorded
@@ -238,7 +238,7 @@ def test_a_long_run_is_recorded_up_to_its_budget_and_the_rest_counted_never_drop
         counted[t["rule"]] = counted.get(t["rule"], 0) + 1
     assert gap["rules"] == counted and 0 < gap["graph_changes"] <= gap["count"]
     assert rec.steps[-1]["rule"] == trace[-1]["rule"] and rec.steps[-1]["stack"]
-    whole = record(LONG, 1_000_000, 5, text=LONG)
+    whole = record(LONG, 1_000_000, 5)
     assert whole.unrecorded is None and len(whole.steps) == len(trace) + 1
     assert len(to_html(rec)) < len(to_html(whole))
     page, data = _view(capsys, tmp_path, "--max-recorded-steps", "40", "-e", LONG)

@@ -24,7 +24,7 @@ EXIT_CODES_HELP = (
 
 
 def build_parser() -> ArgumentParser:
-    from .. import __version__
+    from ..version import __version__
 
     parser = ArgumentParser(prog="goi", description="Reference oracle for the abductive calculus (see docs/CLI.md).",
                             epilog=EXIT_CODES_HELP)

@@ -83,6 +83,7 @@ def run(args, _source, out) -> int:
     from ...properties.term_equivalence import term_equivalence
     from ...semantics.errors import GoiError
     from ...semantics.parser import parse
+    from ...semantics.stack import deep
 
     inputs = read_two(args)
     if args.context and not args.terms:
@@ -91,7 +92,7 @@ def run(args, _source, out) -> int:
         terms = []
         for text, name in inputs:
             try:
-                terms.append(api._deep(parse, text))
+                terms.append(deep(parse, text))
             except GoiError as exc:
                 raise Sourced(exc, text, name) from None
         search = term_equivalence(terms[0], terms[1], context=args.context or (), examples=args.examples,

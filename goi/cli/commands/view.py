@@ -35,7 +35,7 @@ def _output(args) -> str:
 def run(args, source: str, out) -> int:
     from ... import api
     from ...reports.pictures import MissingExtra
-    from ...reports.view import DEFAULT_MAX_FRAMES, DEFAULT_MAX_RECORDED_STEPS, record, write
+    from ...reports.view import compose, save
     from ...semantics.errors import ReadError
 
     path = _output(args)
@@ -43,13 +43,13 @@ def run(args, source: str, out) -> int:
         raise UsageError(f"-o {path}: a directory; name the page's file")
     judgement = api.check(source)
     try:
-        rec = record(judgement, args.max_steps, DEFAULT_MAX_FRAMES if args.max_frames is None else args.max_frames,
-                     text=source, max_recorded_steps=args.max_recorded_steps or DEFAULT_MAX_RECORDED_STEPS,
-                     **machine_options(args, judgement))
+        rec, page = compose(judgement, max_steps=args.max_steps, max_frames=args.max_frames,
+                            max_recorded_steps=args.max_recorded_steps, title=f"goi view: {args.file or 'program'}",
+                            **machine_options(args, judgement))
     except MissingExtra as exc:
         raise UsageError(str(exc)) from None
     try:
-        size = write(rec, path, title=f"goi view: {args.file or 'program'}")
+        size = save(page, path)
     except OSError as exc:
         raise ReadError(f"-o {path}: cannot write it: {exc.strerror}") from None
     result = rec.result

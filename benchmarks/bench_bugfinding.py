@@ -70,7 +70,7 @@ IMPLEMENTATIONS = [
 
 def config(impl: Implementation, seed: int, search, shrink: bool):
     from goi.cli.commands.oracle import BUDGETS
-    from goi.properties.oracle import OracleConfig
+    from goi.oracle import OracleConfig
 
     programs, depth = BUDGETS["default"]
     options = dict(command=impl.command, protocol="lines", seed=seed, max_programs=programs, max_depth=depth,
@@ -85,7 +85,7 @@ def config(impl: Implementation, seed: int, search, shrink: bool):
 def one(job):
     """One implementation and seed: the run, then each bucket's explanation by single bugs."""
     impl, seed, search, shrink = job
-    from goi.properties.oracle import AGREE, Oracle
+    from goi.oracle import AGREE, Oracle
 
     os.environ.pop("GOI_BUGS", None)
     started = time.perf_counter()

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from goi.properties.oracle import Oracle, OracleConfig
+from goi.oracle import Oracle, OracleConfig
 
 MOCK = Path(__file__).resolve().parent.parent / "tests/oracle_mocks/correct.py"
 

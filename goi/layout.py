@@ -6,13 +6,14 @@ under the one import namespace `goi`. Read by setup.py (packaging) and by goi/__
     semantics/    -> goi.semantics    (front end, graphs, rules, machine, checks)
     generators/   -> goi.generators   (Hypothesis strategies)
     properties/   -> goi.properties   (the paper's theorems as properties)
+    oracle/       -> goi.oracle       (oracle mode: other implementations against the machine)
     reports/      -> goi.reports      (soundness reports)
     tests/programs/ -> goi.corpus     (the example programs: data only, run first by goi oracle)
     docs/           -> goi.docs       (data only: the rule catalogue RULES.md, which goi view shows)
 """
 
 FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
-           "goi.properties": "properties", "goi.reports": "reports"}
+           "goi.properties": "properties", "goi.oracle": "oracle", "goi.reports": "reports"}
 DATA = {"goi.corpus": "tests/programs", "goi.docs": "docs"}  # data packages (their files: pyproject's package-data)
 
 # The layers, from the bottom (CONTRIBUTING.md): a module imports only from its own layer and
@@ -24,7 +25,8 @@ LAYERS = (
     ("goi.equivalence",),  # z3 on symbolic runs
     ("goi.api",),  # the facade of the above
     ("goi.generators", "goi.enumerate", "goi.strategies", "goi.expected"),  # programs: generated, enumerated, expected
-    ("goi.properties",),  # the theorems, the oracle, campaigns
+    ("goi.properties",),  # the theorems, campaigns
+    ("goi.oracle",),  # oracle mode: other implementations against the machine
     ("goi.reports",),  # reports, pictures, the stepper, the playground's entry
     ("goi.cli", "goi.doclists"),  # the command line, the docs' generated tables
     ("goi",),  # the package's root: `import goi` gives the whole API

@@ -271,8 +271,8 @@ class RandomPropsWork:
 
 def distinct_failures(results: Iterable[dict]) -> list[dict]:
     """The failures of a random campaign's shards, one per property and folded message
-    (properties/signatures.py: the same bug found from two seeds is one), the lowest seed's."""
-    from .signatures import fold
+    (properties/folding.py: the same bug found from two seeds is one), the lowest seed's."""
+    from .folding import fold
 
     seen: dict = {}
     for r in sorted(results, key=lambda r: r["seed"]):

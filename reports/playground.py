@@ -120,7 +120,7 @@ def examples() -> list:
     """The example programs of the menu, from the corpus (the paper's and the visualiser's):
     name, group, text, and the value it is expected to have (its `-- expect:` line)."""
     from goi.expected import INLINE
-    from goi.properties.oracle import corpus_files
+    from goi.oracle.corpus import corpus_files
 
     out = []
     for origin, text in corpus_files():

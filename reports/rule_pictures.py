@@ -27,7 +27,7 @@ def candidate_programs() -> Iterator[tuple[str, str, object]]:
     contractions are split (where copy.merge fires) and the examples' with extra weakenings
     (where gc.con0 fires) — neither fires from our translation. Fixed seeds. `graph` is
     None where the program's own translation is run."""
-    from goi.properties.oracle import corpus_files
+    from goi.oracle.corpus import corpus_files
 
     for origin, text in sorted(corpus_files(), key=lambda item: len(item[1])):
         if len(text) < 600:

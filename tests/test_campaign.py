@@ -258,7 +258,7 @@ def test_a_random_campaign_on_a_local_cluster_runs_every_shard():
 
 
 def test_a_divided_oracle_survey_on_a_local_cluster_buckets_over_all_shards():
-    from goi.properties.oracle import Oracle, OracleConfig
+    from goi.oracle import Oracle, OracleConfig
 
     mock = Path(__file__).parent / "oracle_mocks" / "two_errors.py"
     config = OracleConfig(command=[sys.executable, str(mock), "--lines"], protocol="lines", max_programs=60, shards=3,

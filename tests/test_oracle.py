@@ -1,4 +1,4 @@
-"""Oracle mode (properties/oracle.py, properties/external.py, goi oracle): mock
+"""Oracle mode (goi.oracle: oracle/survey.py, oracle/protocols.py, oracle/sessions.py; goi oracle): mock
 implementations in tests/oracle_mocks/, one per class of failure, each found and shrunk to
 the minimal program of its pattern; a correct one gives no failure. Every run here is
 seeded (the same programs, the same verdict on every run), and no verdict depends on the
@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, given, settings
 import goi
 from goi.cli import main
 from goi.generators.typed import programs
-from goi.properties.external import Session, call, parse_answer
-from goi.properties.oracle import (
+from goi.oracle.protocols import call, parse_answer
+from goi.oracle.sessions import Session
+from goi.oracle.survey import (
     ACCEPTS_INVALID,
     AGREE,
     HANG,
@@ -40,7 +41,7 @@ from goi.properties.oracle import (
 )
 from goi.cli import exitcodes
 from goi.semantics import syntax as S
-from goi.semantics.notation import Inexpressible, render
+from goi.oracle.notations import Inexpressible, render
 from goi.semantics.parser import parse
 from visualiser_grammar import NotVisualiser, recognise
 
@@ -332,7 +333,7 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
     assert all(s.complete and s.count > 1 for s in report.shrunk.values())
     assert sum(s.count for s in report.shrunk.values()) == report.counts[IMPL_ERROR]
     # the summary, --json and --out list both; the notation is not blamed for the implementation's own errors
-    from goi.cli.commands.oracle import report_json, summary_lines, write_out
+    from goi.oracle.output import report_json, summary_lines, write_out
 
     lines = summary_lines(report)
     assert "2 distinct failures (buckets by signature, each shrunk on its own):" in lines
@@ -348,7 +349,7 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
 
 
 def test_the_notation_hint_is_for_what_looks_like_a_parser_rejecting_our_text():
-    from goi.cli.commands.oracle import notation_hints
+    from goi.oracle.output import notation_hints
 
     quick = dict(max_programs=40, shrink_calls=5)  # buckets and their counts are what the hint reads
     (hint,) = notation_hints(run("wrong_notation", **quick))  # a syntax error on `λ`: its parser, perhaps
@@ -409,7 +410,7 @@ def test_oracle_command_text_and_usage_errors(capsys):
 def test_a_crash_on_an_ill_typed_program_refuses_it():
     """Only a value accepts an ill-typed program: the mock that crashes on `-` agrees on the
     ill-typed programs it crashes on, and what it is blamed for is a well-typed one."""
-    from goi.cli.commands.oracle import summary_lines
+    from goi.oracle.output import summary_lines
 
     report = run("crash_on_subtraction", ill_typed=True)
     assert report.counts[ACCEPTS_INVALID] == 0 and [s.case.text for s in report.shrunk.values()] == ["0 - 0"]
@@ -512,8 +513,8 @@ def test_a_session_that_dies_while_its_child_holds_the_pipe_is_a_crash_not_a_han
 # ---- signatures ----------------------------------------------------------------------------------
 
 def test_a_signature_folds_what_changes_from_one_program_to_the_next():
-    from goi.properties.signatures import difference, error_detail, fold
-    from goi.properties.external import Answer
+    from goi.oracle.classification import difference, error_detail, fold
+    from goi.oracle.protocols import Answer
 
     names = frozenset({"x12", "fa"})
     assert fold("unbound x12 at 3:17 in '/tmp/a b.js' (0x7f3a)", names) == "unbound NAME at N:N in '…' (N)"
@@ -555,7 +556,7 @@ def test_generation_fits_the_notation_almost_nothing_drawn_is_thrown_away(notati
             draw()
         return skipped / drawn
 
-    from goi.properties.oracle import SEARCH
+    from goi.oracle.cases import SEARCH
 
     assert wasted(frozenset(SEARCH)) <= 0.01
     if notation == "visualiser":
@@ -563,8 +564,8 @@ def test_generation_fits_the_notation_almost_nothing_drawn_is_thrown_away(notati
 
 
 def test_a_printer_refusing_more_than_a_tenth_of_the_draw_is_warned_about():
-    from goi.cli.commands.oracle import summary_lines
-    from goi.semantics.notation import Inexpressible
+    from goi.oracle.output import summary_lines
+    from goi.oracle.notations import Inexpressible
     from goi.semantics.pretty import pretty
 
     def no_provisional_constants(term):

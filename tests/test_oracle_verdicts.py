@@ -1,4 +1,4 @@
-"""The oracle's verdicts (properties/oracle.py `classify`), tested as an oracle's must be: a
+"""The oracle's verdicts (goi.oracle.survey `classify`), tested as an oracle's must be: a
 false "agree" is the one failure an oracle must never have. A table of every kind of answer
 an implementation can give, judged through both protocols end to end (the scripted mock
 prints each answer as it is written); the same judgement on answers against expectations a
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from goi import api
 from goi.generators.typed import programs
-from goi.properties.external import Answer, parse_answer
-from goi.properties.oracle import (ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE, Oracle,
+from goi.oracle.protocols import Answer, parse_answer
+from goi.oracle.survey import (ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE, Oracle,
                                    OracleConfig)
-from goi.semantics.notation import render
+from goi.oracle.notations import render
 
 MOCK = Path(__file__).parent / "oracle_mocks" / "scripted.py"
 TOLERANCE = Fraction(1, 10**9)

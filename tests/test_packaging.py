@@ -73,7 +73,7 @@ def test_the_installed_command_runs_the_properties(installed, tmp_path):
 
 
 def test_the_installed_oracle_has_its_corpus(installed, tmp_path):
-    code = "from goi.properties.oracle import corpus_files; print(len(corpus_files()))"
+    code = "from goi.oracle import corpus_files; print(len(corpus_files()))"
     proc = run_in(installed, tmp_path, "python", "-c", code)
     assert proc.returncode == 0, proc.stderr
     assert int(proc.stdout) == len(list((ROOT / "tests/programs").glob("*/*.goi")))
@@ -124,7 +124,7 @@ import sys
 sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in (type(f).__module__ + repr(f)).lower()]
 sys.path.insert(0, sys.argv[1])
 import goi, goi.cli
-from goi.properties.oracle import corpus_files
+from goi.oracle import corpus_files
 print(goi.semantics.__file__, goi.run("(λx. x + x) {1}").value, len(corpus_files()) > 0)
 '''
 

@@ -1,4 +1,4 @@
-"""The structural reducer's claim (properties/reduce.py): a result it calls minimal is
+"""The structural reducer's claim (goi.oracle.reduction): a result it calls minimal is
 1-minimal — no single step of any kind (a subterm for a term, `0` for a term, `{0}` for a
 provisional constant, a closed `let` inlined, the annotations dropped) gives a smaller
 program that still fails. Checked by brute force, with the one-step neighbours enumerated
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from goi import api
 from goi.generators.typed import programs
 from goi.properties.canonical import canonical_names
-from goi.properties.reduce import reduce
+from goi.oracle.reduction import reduce
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
-from goi.semantics.notation import render
+from goi.oracle.notations import render
 from goi.semantics.parser import parse
 from goi.semantics.types import F
 

@@ -4,7 +4,7 @@ implementation written in a Lisp. Raise Inexpressible for what your notation can
 the oracle counts such programs and never sends them."""
 
 from goi.semantics import syntax as S
-from goi.semantics.notation import Inexpressible
+from goi.oracle.notations import Inexpressible
 from goi.semantics.pretty import decimal
 
 

@@ -26,9 +26,9 @@ from typing import Callable, Iterator, Optional
 
 from goi.semantics import syntax as S
 
-from goi.semantics.notation import strip_annotations
+from .notations import strip_annotations
 
-from .canonical import canonical_names
+from goi.properties.canonical import canonical_names
 
 Path = tuple[int, ...]
 

@@ -21,9 +21,9 @@ import re
 import string
 from typing import Optional
 
-from . import syntax as S
-from .pretty import ATOM, BINDER, show_binder_form, decimal, pretty
-from .typecheck import Judgement
+from goi.semantics import syntax as S
+from goi.semantics.pretty import ATOM, BINDER, show_binder_form, decimal, pretty
+from goi.semantics.typecheck import Judgement
 
 NOTATIONS = ("paper", "visualiser")
 

@@ -1,4 +1,5 @@
-"""A failure's signature: what tells one bug of an implementation from another (docs/ORACLE.md,
+"""Classification: the class of one program's outcome (agree, wrong-value, …) and the failure's
+signature, what tells one bug of an implementation from another (docs/ORACLE.md, Classes and
 Buckets).
 
 Oracle mode puts every failing program of a run into the bucket of its signature and shrinks
@@ -24,41 +25,20 @@ import re
 from fractions import Fraction
 from typing import Optional
 
-from .classes import ACCEPTS_INVALID, HANG, REJECTS_VALID, WRONG_VALUE
+from goi.properties.folding import fold, program_names
 
-MESSAGE_CHARS = 120
+# the classes of outcome (docs/ORACLE.md, Classes): what happened to one program put to both implementations
+AGREE = "agree"
+WRONG_VALUE = "wrong-value"
+IMPL_ERROR = "implementation-error"
+HANG = "hang"
+REJECTS_VALID = "rejects-valid"
+ACCEPTS_INVALID = "accepts-invalid"
+CLASSES = (AGREE, WRONG_VALUE, IMPL_ERROR, HANG, REJECTS_VALID, ACCEPTS_INVALID)
+FAILURES = CLASSES[1:]
 
 _EXCEPTION = re.compile(r"^\s*(?:Uncaught\s+)?((?:[A-Za-z_][\w$]*\.)*[A-Za-z_][\w$]*(?:Error|Exception|Panic|Fault))\b:?(.*)$")
 _PANIC = re.compile(r"^\s*(thread '.*' panicked at|panic:|fatal error:|Segmentation fault|Aborted)(.*)$", re.I)
-_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
-_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")
-_WORD = re.compile(r"[A-Za-z_'][\w']*")
-_SPACES = re.compile(r"\s+")
-
-# our notations' keywords: never a program name to fold
-_KEYWORDS = {"let", "in", "abs", "fold", "A", "lambda", "fun"}
-
-
-def fold(message: str, names: frozenset = frozenset()) -> str:
-    """The message with what changes from one program to the next folded (module docstring):
-    its first non-empty line, numbers, quoted text, paths and addresses, and the program's
-    own names."""
-    line = next((l.strip() for l in message.splitlines() if l.strip()), "")
-    line = _QUOTED.sub("'…'", line)
-    line = _PATH.sub("PATH", line)
-    if names:
-        line = _WORD.sub(lambda m: "NAME" if m.group(0) in names else m.group(0), line)
-    line = _HEX.sub("N", line)
-    line = _NUMBER.sub("N", line)
-    line = _SPACES.sub(" ", line).strip()
-    return line[:MESSAGE_CHARS] or "(no message)"
-
-
-def program_names(text: str) -> frozenset:
-    """The identifiers of a program's text (its variables), to fold out of messages."""
-    return frozenset(w for w in _WORD.findall(text) if w not in _KEYWORDS and len(w) > 0)
 
 
 def exception_line(stderr: str) -> Optional[str]:

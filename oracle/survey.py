@@ -9,7 +9,7 @@
    testing and sharing patterns (generators/typed.py), and our machine's run of each fed
    back to Hypothesis' target() (rules fired, each rule feature's count), so that what the machine
    rarely does is drawn more. They are printed in its notation and run by it (`jobs` at a
-   time); each is classified (CLASSES) and given a signature (properties/signatures.py). The
+   time); each is classified (CLASSES) and given a signature (oracle/classification.py). The
    expected outcome is always our machine's on the very text the implementation received
    (our parser reads both notations).
 3. Failures are bucketed by signature. For every bucket (and every one kept in Hypothesis'
@@ -17,13 +17,13 @@
    fails *only* on that signature, so each is shrunk on its own — a shrink step never slides
    from one bug to another. Answers are cached by program text: the second run's generation
    costs nothing; only shrinking calls the implementation. Then the structural reducer
-   (properties/reduce.py) takes the program to a 1-minimal one, still of that signature. A
+   (oracle/reduction.py) takes the program to a 1-minimal one, still of that signature. A
    shrink budget — calls of the implementation, and optionally seconds — bounds each bucket:
    past it, programs not yet tried are taken as not failing, which ends the shrinking (the
    failure is then reported as shrunk as far as the budget allowed, and not known to be
    minimal).
 
-Two protocols (properties/external.py): one process per program (`oneshot`), or one
+Two protocols (oracle/protocols.py, oracle/sessions.py): one process per program (`oneshot`), or one
 persistent process per job answering JSON lines (`lines`), restarted after a crash or a hang.
 """
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 import queue
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Optional
 
@@ -42,220 +42,22 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import FlakyFailure
 
 from goi import api
-from goi.semantics.show import to_json as _show
 from goi.generators.typed import programs
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.types import F
-from goi.semantics.notation import Inexpressible, render, render_term
-from goi.semantics.rules import fired, load_all
+from goi.semantics.rules import fired
 
-from .external import Answer, Session, call
-from .reduce import reduce as reduce_structurally
-from .signatures import signature as signature_of
+from .corpus import corpus_files
+from .notations import Inexpressible, render, render_term
+from .protocols import Answer, call
+from .reduction import reduce as reduce_structurally
+from .sessions import Session
 
-from .classes import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
+from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, MAX_BUCKETS, MORE_MEMBERS, SCHEDULE,
+                    UNSIGNED_NOTATIONS, Case, OracleConfig, OracleFailure, Report, Shrunk)
+from .classification import ACCEPTS_INVALID, AGREE, CLASSES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
-FRAGMENTS = {
-    "no-iterated": "no iterated operations (+^L, *^L)",
-    "no-division": "no division",
-    "no-vector-ops": "no ⊞ ⊠ • in source (a decoupled p is only applied: f p)",
-    "no-decoupling-values": "no decoupling value A(f,x). t (let f @ p = t in u stays)",
-    "no-annotations": "no type annotations and no decoupling names",
-    "no-decoupling": "no decoupling at all",
-}
-NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
-FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
-UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
-
-# The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
-SEARCH = {
-    "fit": "draw only what the notation can write (no negative provisional constant for the visualiser)",
-    "swarm": "swarm testing: each program drawn with a random half of the constructs switched off",
-    "sharing": "sharing patterns: a constant, variable or function used 2-3 times, across decouplings",
-    "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
-    "feedback": "the machine's run fed back to Hypothesis' target(): distinct rules fired, each rule feature's count",
-}
-
-# The survey's stages: (greatest depth, share of the programs); None is the configured depth.
-SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
-# A stage draws at most DRAWS times its programs (repeats are drawn, not sent; a stage that
-# falls short passes the rest to the next). Hypothesis runs its one target() optimisation pass
-# after half its examples, so 2 puts that pass inside the stage, before its programs run out.
-DRAWS = 2
-MORE_MEMBERS = 2  # the catch-all wrong-value bucket: other members reduced too (Oracle._more_programs)
-CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
-MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
-PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about
-
-def corpus_files() -> list:
-    """The example programs (tests/programs/, installed as the data package goi.corpus), as
-    (origin, text), in a stable order."""
-    from importlib import resources
-
-    try:
-        root = resources.files("goi.corpus")
-    except ModuleNotFoundError:
-        return []
-    out = []
-    for folder in sorted((d for d in root.iterdir() if d.is_dir()), key=lambda d: d.name):
-        for item in sorted((f for f in folder.iterdir() if f.name.endswith(".goi")), key=lambda f: f.name):
-            out.append((f"{folder.name}/{item.name}", item.read_text(encoding="utf-8")))
-    return out
-
-
-@dataclass
-class OracleConfig:
-    command: list[str]
-    notation: str = "paper"
-    fragments: frozenset = frozenset()
-    tolerance: Optional[Fraction] = None  # relative, for floating-point implementations
-    timeout: float = 5.0
-    memory_mb: Optional[int] = None
-    division: str = "total"
-    ill_typed: bool = False
-    max_programs: int = 100
-    max_depth: int = 4
-    seed: int = 0
-    jobs: int = 1
-    protocol: str = "oneshot"  # or "lines": a persistent process per job (docs/ORACLE.md)
-    startup_timeout: float = 30.0  # lines: seconds for a (re)started session to answer its warm-up
-    shrink_calls: Optional[int] = 2000  # implementation calls per class while shrinking (None: no bound)
-    shrink_seconds: Optional[float] = None  # seconds per class while shrinking (None: no bound)
-    corpus: bool = True
-    database: Optional[str] = ".hypothesis/oracle"  # None: no example database
-    parenthesize: str = "minimal"  # or "all": every non-atomic operand, argument and body in parentheses
-    printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
-    search: frozenset = frozenset(SEARCH)  # the search's techniques in use (SEARCH; the benchmark turns them off)
-    exhaustive: Optional[int] = None  # every program of size ≤ this, in size order, instead of the survey
-    shards: Optional[int] = None  # a survey divided into this many shards, a seed each (properties/campaign.py)
-    cluster: Optional[str] = None  # exhaustive or shards: run the shards on Dask (properties/campaign.py)
-    checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
-    resume: bool = False  # skip the shards the checkpoint has
-
-    @property
-    def all_fragments(self) -> frozenset:
-        return frozenset(self.fragments) | NOTATION_FRAGMENTS[self.notation]
-
-
-@dataclass
-class Case:
-    """One program put to both implementations."""
-
-    text: str  # as the implementation received it
-    klass: str
-    expected: object = None  # our value (Fraction, tuple, "λ"), "undefined", or "ill-typed: …"
-    answer: Optional[Answer] = None
-    transitions: int = 0
-    rules: dict = field(default_factory=dict)
-    origin: str = "generated"  # or the corpus file
-    stage: int = 0  # the survey's stage that drew it
-    seconds: float = 0.0  # into the survey when its answer was in
-
-    @property
-    def signature(self) -> str:
-        return signature_of(self)
-
-    def to_json(self) -> dict:
-        return {
-            "class": self.klass,
-            "signature": self.signature,
-            "program": self.text,
-            "origin": self.origin,
-            "expected": _show(self.expected),
-            "transitions": self.transitions,
-            "rules": {r: n for r, n in self.rules.items() if n},
-            "implementation": self.answer.to_json() if self.answer else None,
-        }
-
-
-class OracleFailure(AssertionError):
-    def __init__(self, case: Case):
-        super().__init__(f"{case.klass}: {case.text}")
-        self.case = case
-
-
-# One exception type per class: Hypothesis tells failures apart by type and place.
-class WrongValue(OracleFailure):
-    pass
-
-
-class ImplementationError(OracleFailure):
-    pass
-
-
-class Hang(OracleFailure):
-    pass
-
-
-class RejectsValid(OracleFailure):
-    pass
-
-
-class AcceptsInvalid(OracleFailure):
-    pass
-
-
-EXCEPTIONS = {WRONG_VALUE: WrongValue, IMPL_ERROR: ImplementationError, HANG: Hang, REJECTS_VALID: RejectsValid,
-              ACCEPTS_INVALID: AcceptsInvalid}
-
-
-@dataclass
-class Shrunk:
-    case: Case
-    found_after: int  # programs of the survey before the first of its bucket (-1: from the database)
-    count: int  # programs of the survey in the bucket
-    find_seconds: float
-    shrink_seconds: float
-    calls: int  # implementation calls while shrinking
-    complete: bool  # True: 1-minimal for the reducer's steps; False: the shrink budget ran out first
-    signature: str = ""
-    first: Optional[Case] = None  # the survey's first program in the bucket, as drawn
-    shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
-
-    def to_json(self) -> dict:
-        return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
-                "count": self.count, "find_seconds": round(self.find_seconds, 3),
-                "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
-                "shrink_complete": self.complete, "shrunk": self.shrunk,
-                "first_program": self.first.text if self.first is not None else None}
-
-
-@dataclass
-class Report:
-    config: OracleConfig
-    counts: dict = field(default_factory=lambda: {k: 0 for k in CLASSES})
-    corpus: list = field(default_factory=list)  # Cases (failing ones)
-    corpus_run: int = 0
-    corpus_skipped: int = 0  # corpus programs the notation cannot write
-    skipped: int = 0  # drawn programs the notation (or the user's printer) could not write: not sent
-    duplicates: int = 0  # drawn programs already drawn: not sent again
-    shrunk: dict = field(default_factory=dict)  # signature -> Shrunk: one per bucket, most frequent first
-    programs: int = 0
-    seconds: float = 0.0
-    survey_seconds: float = 0.0
-    cases: list = field(default_factory=list)  # every Case of the survey, in order
-    exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
-
-    @property
-    def failures(self) -> int:
-        return sum(self.counts[k] for k in FAILURES) + len(self.corpus)
-
-    @property
-    def skipped_share(self) -> float:
-        """The share of the draw the notation or printer could not write."""
-        return self.skipped / max(1, self.skipped + self.programs + self.duplicates)
-
-    def buckets(self) -> dict:
-        """The survey's failures by signature, in order of first appearance: signature -> cases."""
-        out: dict = {}
-        for case in self.cases:
-            if case.klass != AGREE:
-                out.setdefault(case.signature, []).append(case)
-        return out
-
-
-# ---- comparing -------------------------------------------------------------------------
 
 def same(expected, got, tolerance: Optional[Fraction]) -> bool:
     if isinstance(expected, tuple) or isinstance(got, tuple):
@@ -623,7 +425,7 @@ class Oracle:
 
     # ---- after Hypothesis: structural reduction ------------------------------------------------
     def reduce(self, case: Case, signature: Optional[str] = None) -> tuple[Case, bool]:
-        """The failing program reduced structurally (properties/reduce.py) while its signature
+        """The failing program reduced structurally (oracle/reduction.py) while its signature
         (its class, without one) stays: (the smallest case, whether it is 1-minimal)."""
         try:
             term = self._term(case.text)
@@ -742,7 +544,7 @@ class Oracle:
 
         from goi.generators.enumerate import Enumeration
 
-        from .campaign import CampaignProgress, Checkpoint, default_cluster, exhaustive_shards, run_campaign, space_fields
+        from goi.properties.campaign import CampaignProgress, Checkpoint, default_cluster, exhaustive_shards, run_campaign, space_fields
 
         c = self.config
         space = self.space()
@@ -785,10 +587,10 @@ class Oracle:
     def _sharded(self, report: Report) -> None:
         """The survey divided into shards, a seed each (`--shards K`), run here or on Dask; the
         failures bucketed over all shards, and each bucket's first program (lowest seed, then
-        first drawn) reduced once, here (properties/reduce.py), keeping its signature."""
+        first drawn) reduced once, here (oracle/reduction.py), keeping its signature."""
         import math
 
-        from .campaign import CampaignProgress, Checkpoint, run_campaign, seed_shards
+        from goi.properties.campaign import CampaignProgress, Checkpoint, run_campaign, seed_shards
 
         c = self.config
         count = c.shards or 1

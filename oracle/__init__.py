@@ -1,0 +1,44 @@
+"""Oracle mode: another implementation of the calculus run on generated programs against goi's
+machine, every disagreement, crash or hang put into a bucket by its signature and shrunk to a
+minimal program (docs/ORACLE.md). One module per concern:
+
+- protocols:      what an implementation is given and what an answer is; the one-shot protocol
+- sessions:       the persistent protocol (one process, program after program)
+- reaping:        ending every process an implementation started
+- notations:      the program as the implementation reads it (the paper's, the visualiser's)
+- classification: the class of an outcome and the failure's signature (its bucket)
+- reduction:      structural reduction of a failing program, keeping its signature
+- cases:          a run's configuration, cases, buckets and report
+- survey:         the run: corpus, survey (the search), shrinking, exhaustive and divided runs
+- corpus:         the example programs run first
+- output:         what a run says: summary, JSON, files
+
+    from goi.oracle import Oracle, OracleConfig
+    report = Oracle(OracleConfig(command=["python3", "impl.py"])).run()
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# the public names, by module: loaded on first use (the survey imports Hypothesis; the
+# command line's start-up must not pay for it)
+_EXPORTS = {
+    "cases": ("FRAGMENTS", "SEARCH", "Case", "OracleConfig", "Report", "Shrunk"),
+    "classification": ("AGREE", "CLASSES", "FAILURES", "signature"),
+    "corpus": ("corpus_files",),
+    "notations": ("Inexpressible", "render"),
+    "protocols": ("Answer", "call", "parse_answer"),
+    "sessions": ("Session",),
+    "survey": ("Oracle", "OracleWork", "SurveyWork"),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module 'goi.oracle' has no attribute {name!r}")
+
+
+__all__ = sorted(_WHERE)

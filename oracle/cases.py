@@ -1,0 +1,202 @@
+"""Oracle mode's data: a run's configuration (OracleConfig), one program's outcome on both
+implementations (Case), a bucket's shrunk failure (Shrunk), a run's report (Report), and the
+failures as exceptions (a shrinking run fails on them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Optional
+
+from goi.semantics.rules import load_all
+from goi.semantics.show import to_json as _show
+
+from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
+from .classification import signature as signature_of
+from .protocols import Answer
+
+FRAGMENTS = {
+    "no-iterated": "no iterated operations (+^L, *^L)",
+    "no-division": "no division",
+    "no-vector-ops": "no ⊞ ⊠ • in source (a decoupled p is only applied: f p)",
+    "no-decoupling-values": "no decoupling value A(f,x). t (let f @ p = t in u stays)",
+    "no-annotations": "no type annotations and no decoupling names",
+    "no-decoupling": "no decoupling at all",
+}
+NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
+FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
+UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
+
+# The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
+SEARCH = {
+    "fit": "draw only what the notation can write (no negative provisional constant for the visualiser)",
+    "swarm": "swarm testing: each program drawn with a random half of the constructs switched off",
+    "sharing": "sharing patterns: a constant, variable or function used 2-3 times, across decouplings",
+    "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
+    "feedback": "the machine's run fed back to Hypothesis' target(): distinct rules fired, each rule feature's count",
+}
+
+# The survey's stages: (greatest depth, share of the programs); None is the configured depth.
+SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
+# A stage draws at most DRAWS times its programs (repeats are drawn, not sent; a stage that
+# falls short passes the rest to the next). Hypothesis runs its one target() optimisation pass
+# after half its examples, so 2 puts that pass inside the stage, before its programs run out.
+DRAWS = 2
+MORE_MEMBERS = 2  # the catch-all wrong-value bucket: other members reduced too (Oracle._more_programs)
+CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
+MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
+PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about
+
+
+@dataclass
+class OracleConfig:
+    command: list[str]
+    notation: str = "paper"
+    fragments: frozenset = frozenset()
+    tolerance: Optional[Fraction] = None  # relative, for floating-point implementations
+    timeout: float = 5.0
+    memory_mb: Optional[int] = None
+    division: str = "total"
+    ill_typed: bool = False
+    max_programs: int = 100
+    max_depth: int = 4
+    seed: int = 0
+    jobs: int = 1
+    protocol: str = "oneshot"  # or "lines": a persistent process per job (docs/ORACLE.md)
+    startup_timeout: float = 30.0  # lines: seconds for a (re)started session to answer its warm-up
+    shrink_calls: Optional[int] = 2000  # implementation calls per class while shrinking (None: no bound)
+    shrink_seconds: Optional[float] = None  # seconds per class while shrinking (None: no bound)
+    corpus: bool = True
+    database: Optional[str] = ".hypothesis/oracle"  # None: no example database
+    parenthesize: str = "minimal"  # or "all": every non-atomic operand, argument and body in parentheses
+    printer: Optional[Callable] = None  # the user's printer: a surface term -> its text (replaces `notation`)
+    search: frozenset = frozenset(SEARCH)  # the search's techniques in use (SEARCH; the benchmark turns them off)
+    exhaustive: Optional[int] = None  # every program of size ≤ this, in size order, instead of the survey
+    shards: Optional[int] = None  # a survey divided into this many shards, a seed each (properties/campaign.py)
+    cluster: Optional[str] = None  # exhaustive or shards: run the shards on Dask (properties/campaign.py)
+    checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
+    resume: bool = False  # skip the shards the checkpoint has
+
+    @property
+    def all_fragments(self) -> frozenset:
+        return frozenset(self.fragments) | NOTATION_FRAGMENTS[self.notation]
+
+
+@dataclass
+class Case:
+    """One program put to both implementations."""
+
+    text: str  # as the implementation received it
+    klass: str
+    expected: object = None  # our value (Fraction, tuple, "λ"), "undefined", or "ill-typed: …"
+    answer: Optional[Answer] = None
+    transitions: int = 0
+    rules: dict = field(default_factory=dict)
+    origin: str = "generated"  # or the corpus file
+    stage: int = 0  # the survey's stage that drew it
+    seconds: float = 0.0  # into the survey when its answer was in
+
+    @property
+    def signature(self) -> str:
+        return signature_of(self)
+
+    def to_json(self) -> dict:
+        return {
+            "class": self.klass,
+            "signature": self.signature,
+            "program": self.text,
+            "origin": self.origin,
+            "expected": _show(self.expected),
+            "transitions": self.transitions,
+            "rules": {r: n for r, n in self.rules.items() if n},
+            "implementation": self.answer.to_json() if self.answer else None,
+        }
+
+
+class OracleFailure(AssertionError):
+    def __init__(self, case: Case):
+        super().__init__(f"{case.klass}: {case.text}")
+        self.case = case
+
+
+# One exception type per class: Hypothesis tells failures apart by type and place.
+class WrongValue(OracleFailure):
+    pass
+
+
+class ImplementationError(OracleFailure):
+    pass
+
+
+class Hang(OracleFailure):
+    pass
+
+
+class RejectsValid(OracleFailure):
+    pass
+
+
+class AcceptsInvalid(OracleFailure):
+    pass
+
+
+EXCEPTIONS = {WRONG_VALUE: WrongValue, IMPL_ERROR: ImplementationError, HANG: Hang, REJECTS_VALID: RejectsValid,
+              ACCEPTS_INVALID: AcceptsInvalid}
+
+
+@dataclass
+class Shrunk:
+    case: Case
+    found_after: int  # programs of the survey before the first of its bucket (-1: from the database)
+    count: int  # programs of the survey in the bucket
+    find_seconds: float
+    shrink_seconds: float
+    calls: int  # implementation calls while shrinking
+    complete: bool  # True: 1-minimal for the reducer's steps; False: the shrink budget ran out first
+    signature: str = ""
+    first: Optional[Case] = None  # the survey's first program in the bucket, as drawn
+    shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
+
+    def to_json(self) -> dict:
+        return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
+                "count": self.count, "find_seconds": round(self.find_seconds, 3),
+                "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
+                "shrink_complete": self.complete, "shrunk": self.shrunk,
+                "first_program": self.first.text if self.first is not None else None}
+
+
+@dataclass
+class Report:
+    config: OracleConfig
+    counts: dict = field(default_factory=lambda: {k: 0 for k in CLASSES})
+    corpus: list = field(default_factory=list)  # Cases (failing ones)
+    corpus_run: int = 0
+    corpus_skipped: int = 0  # corpus programs the notation cannot write
+    skipped: int = 0  # drawn programs the notation (or the user's printer) could not write: not sent
+    duplicates: int = 0  # drawn programs already drawn: not sent again
+    shrunk: dict = field(default_factory=dict)  # signature -> Shrunk: one per bucket, most frequent first
+    programs: int = 0
+    seconds: float = 0.0
+    survey_seconds: float = 0.0
+    cases: list = field(default_factory=list)  # every Case of the survey, in order
+    exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
+
+    @property
+    def failures(self) -> int:
+        return sum(self.counts[k] for k in FAILURES) + len(self.corpus)
+
+    @property
+    def skipped_share(self) -> float:
+        """The share of the draw the notation or printer could not write."""
+        return self.skipped / max(1, self.skipped + self.programs + self.duplicates)
+
+    def buckets(self) -> dict:
+        """The survey's failures by signature, in order of first appearance: signature -> cases."""
+        out: dict = {}
+        for case in self.cases:
+            if case.klass != AGREE:
+                out.setdefault(case.signature, []).append(case)
+        return out
+
+
+# ---- comparing -------------------------------------------------------------------------

@@ -1,0 +1,190 @@
+"""What a run of oracle mode says (docs/ORACLE.md): its summary lines, its JSON (the body of
+`goi.oracle/2`), the files of `--out`, each bucket's stem and each case's expected and
+actual outcome as text. The command line (`goi oracle`) only prints them."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+from goi.semantics.errors import ReadError
+from goi.semantics.show import to_text as _show
+
+from .cases import PRINTER_WARNING
+from .classification import CLASSES, FAILURES, exception_line, looks_like_parser
+
+
+def stems(report) -> dict:
+    """Each bucket's file stem under --out: its class, numbered from the class's second bucket
+    on (implementation-error, implementation-error-2, …), in the report's order."""
+    out, per_class = {}, Counter()
+    for sig, s in report.shrunk.items():
+        klass = s.case.klass
+        per_class[klass] += 1
+        out[sig] = klass if per_class[klass] == 1 else f"{klass}-{per_class[klass]}"
+    return out
+
+
+def report_json(report, replay_for=None) -> dict:
+    c = report.config
+    names = stems(report)
+    return {
+        "implementation": c.command,
+        "notation": c.notation,
+        "parenthesize": c.parenthesize,
+        "printer": getattr(c.printer, "spec", None) if c.printer is not None else None,
+        "fragments": sorted(c.all_fragments),
+        "tolerance": None if c.tolerance is None else str(c.tolerance),
+        "division": c.division,
+        "ill_typed": c.ill_typed,
+        "seed": c.seed,
+        "search": sorted(c.search),
+        "programs": report.programs,
+        "skipped": report.skipped,
+        "duplicates": report.duplicates,
+        "counts": report.counts,
+        "corpus": {"run": report.corpus_run, "skipped": report.corpus_skipped,
+                   "failures": [case.to_json() for case in report.corpus]},
+        "buckets": [{**s.to_json(), "file": names[sig], "replay": replay_for(names[sig], s.case.text) if replay_for else ""}
+                    for sig, s in report.shrunk.items()],
+        "messages": {k: [{"message": m, "count": n} for m, n in top] for k, top in messages(report).items()},
+        "protocol": c.protocol,
+        "seconds": round(report.seconds, 3),
+        "survey_seconds": round(report.survey_seconds, 3),
+        "exhaustive": report.exhaustive,
+        "shards": c.shards,
+    }
+
+
+MESSAGES_SHOWN = 3
+
+
+def messages(report) -> dict:
+    """Per failure class of the survey, its most frequent implementation messages (first line,
+    numbers folded to N, so that one cause counts once) with their counts."""
+    import re
+
+
+    counts: dict = {}
+    for case in report.cases:
+        if case.klass in FAILURES and case.answer is not None and case.answer.message:
+            first = case.answer.message.strip().splitlines()[0][:160]
+            counts.setdefault(case.klass, Counter())[re.sub(r"\d+", "N", first)] += 1
+    return {k: c.most_common(MESSAGES_SHOWN) for k, c in counts.items()}
+
+
+def notation_hints(report) -> list[str]:
+    """The hint that the notation may be wrong, for each bucket that looks like the
+    implementation's parser rejecting our text (a rejection, or an error speaking of parsing)
+    and fills a quarter of the survey — never for the implementation's own errors."""
+
+    lines = []
+    for sig, s in report.shrunk.items():
+        if looks_like_parser(sig) and s.count >= 0.25 * max(1, report.programs):
+            lines.append(f"  {s.count} of {report.programs} programs fail as '{sig}': if it is the implementation's "
+                         "parser, the notation is not what it reads (--notation, docs/ORACLE.md, Notations)")
+    return lines
+
+
+def summary_lines(report, replay_for=None) -> list[str]:
+
+    if report.exhaustive is not None:
+        e = report.exhaustive
+        first = (f"all {e['of']:,} programs of size ≤ {e['bound']} ({e['programs']:,} sent, {report.skipped} not "
+                 f"expressible in the notation; docs/CAMPAIGNS.md)" if e["programs"] + report.skipped == e["of"] else
+                 f"{e['programs']:,} of the {e['of']:,} programs of size ≤ {e['bound']}")
+    else:
+        first = (f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
+                 f"{report.duplicates} repeats not sent again)")
+        if report.config.shards is not None:
+            first += f" in {report.config.shards} shards (seeds {report.config.seed}–{report.config.seed + report.config.shards - 1})"
+    lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "
+             f"fragment), {report.seconds:.1f} s"]
+    lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
+    if report.config.printer is not None and report.skipped_share > PRINTER_WARNING:
+        lines.append(f"  warning: the printer could not write {report.skipped_share:.0%} of the programs drawn: what it "
+                     "refuses is never tested (raise Inexpressible only for what the implementation cannot read)")
+    lines += notation_hints(report)
+    for case in report.corpus:
+        lines.append(f"corpus {case.origin}: {case.klass}: expected {expected_text(case)}, got {answer_text(case.answer)}")
+    if report.shrunk:
+        lines.append(f"{len(report.shrunk)} distinct failure{'s' if len(report.shrunk) > 1 else ''} (buckets by "
+                     + ("signature, each with its smallest program):" if report.exhaustive is not None else
+                        "signature, each shrunk on its own):"))
+    names = stems(report)
+    for n, (sig, s) in enumerate(report.shrunk.items(), 1):
+        case = s.case
+        where = (f"{s.count} of the survey, the first after {s.found_after} programs and {s.find_seconds:.1f} s"
+                 if s.found_after >= 0 else "kept in the example database from an earlier run")
+        if report.exhaustive is not None:
+            where = f"{s.count} of the programs; the smallest is the first in size order: {case.origin}"
+            how = "not shrunk: none smaller fails so"
+        elif report.config.shards is not None:
+            where = f"{s.count} of the shards' programs, the first from {s.first.origin if s.first else '?'}"
+            how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
+                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+        elif sig != s.signature:
+            where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "
+                     f"{s.found_after + 1}th of the survey, reduced on its own: perhaps another bug")
+            how = ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal")
+        elif not s.shrunk:
+            how = "not shrunk: more buckets than the run shrinks"
+        else:
+            how = (f"shrunk in {s.shrink_seconds:.1f} s with {s.calls} calls; "
+                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+        lines += [
+            f"[{n}] {sig.upper() if ': ' not in sig else sig.partition(': ')[0].upper() + ': ' + sig.partition(': ')[2]}",
+            f"  ({where}; {how})",
+            f"  program:  {case.text}",
+            f"  expected: {expected_text(case)}",
+            f"  got:      {answer_text(case.answer)}",
+        ]
+        if replay_for is not None:
+            lines.append(f"  replay:   {replay_for(names[sig], case.text)}")
+    if not report.failures:
+        lines.append("no disagreement found")
+    return lines
+
+
+def expected_text(case) -> str:
+    """Our outcome: a value with the transitions that gave it, or the rejection of an ill-typed program."""
+    if isinstance(case.expected, str) and case.expected.startswith("ill-typed"):
+        return f"a rejection ({case.expected})"
+    top = sorted(((n, r) for r, n in case.rules.items() if n), reverse=True)[:5]
+    return (f"{_show(case.expected)} ({case.transitions} transitions: " + ", ".join(f"{r} {n}" for n, r in top) + ")")
+
+
+def answer_text(answer) -> str:
+
+    if answer is None:
+        return "-"
+    if answer.kind == "value":
+        return _show(answer.value)
+    named = exception_line(answer.stderr or "") if answer.kind == "crash" else None
+    if named and named not in answer.message:
+        return f"{answer.kind}: {answer.message} ({named})"
+    return f"{answer.kind}: {answer.message}" if answer.message else answer.kind
+
+
+def write_out(directory: str, report) -> None:
+    """Each bucket's shrunk failure (and each corpus failure) as a standalone program and its
+    expectation, in `directory` (made and tried by the command before the run): CLASS.goi for a
+    class's first bucket, CLASS-2.goi for its second, and so on (stems)."""
+    names = stems(report)
+    items = [(names[sig], s.case, {"signature": sig, "count": s.count}) for sig, s in report.shrunk.items()]
+    items += [(f"corpus-{case.origin.replace('/', '-').removesuffix('.goi')}", case, {}) for case in report.corpus]
+    for stem, case, extra in items:
+        meta = {**case.to_json(), **extra, "schema": "goi.oracle-case/1"}
+        _write(os.path.join(directory, stem + ".goi"), case.text + "\n")
+        _write(os.path.join(directory, stem + ".json"), json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
+
+
+def _write(path: str, text: str) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise ReadError(f"--out: cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)

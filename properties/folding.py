@@ -1,0 +1,40 @@
+"""Failure messages folded so that one cause reads the same on every program: numbers, quoted
+text, paths, addresses and the program's own names become `N`, `'…'`, `PATH`, `N` and `NAME`.
+A campaign groups its shards' failures by the folded message (properties/campaign.py);
+oracle mode's signatures fold an implementation's messages (goi.oracle.classification)."""
+
+from __future__ import annotations
+
+import re
+
+MESSAGE_CHARS = 120
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+_NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")
+_WORD = re.compile(r"[A-Za-z_'][\w']*")
+_SPACES = re.compile(r"\s+")
+
+# our notations' keywords: never a program name to fold
+_KEYWORDS = {"let", "in", "abs", "fold", "A", "lambda", "fun"}
+
+
+def fold(message: str, names: frozenset = frozenset()) -> str:
+    """The message with what changes from one program to the next folded (module docstring):
+    its first non-empty line, numbers, quoted text, paths and addresses, and the program's
+    own names."""
+    line = next((l.strip() for l in message.splitlines() if l.strip()), "")
+    line = _QUOTED.sub("'…'", line)
+    line = _PATH.sub("PATH", line)
+    if names:
+        line = _WORD.sub(lambda m: "NAME" if m.group(0) in names else m.group(0), line)
+    line = _HEX.sub("N", line)
+    line = _NUMBER.sub("N", line)
+    line = _SPACES.sub(" ", line).strip()
+    return line[:MESSAGE_CHARS] or "(no message)"
+
+
+def program_names(text: str) -> frozenset:
+    """The identifiers of a program's text (its variables), to fold out of messages."""
+    return frozenset(w for w in _WORD.findall(text) if w not in _KEYWORDS and len(w) > 0)

@@ -9,8 +9,8 @@ returns the run's outcome or raises a Finding (a BudgetFinding when the step bud
     parameter_preservation  the ¡-constants never change; replacing them acts as expected
     split_contractions      graphs with split contractions behave as the program (takes a graph)
 
-Each is declared once, with its Hypothesis test, in properties.suite (properties.registry
-says how); `PROPERTIES` maps every declared name to its check.
+Each is declared once, on its check (properties.registry says how; its Hypothesis test is
+derived from the declaration); `PROPERTIES` maps every declared name to its check.
 """
 
 from .agreement import agreement

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 
+from .examples import programs_of
+from .registry import declare
 from .reference import reference_value
 from .runner import Finding, run, show
 
 
+@declare("agreement", order=50, statement="second opinion (properties.reference)", examples=programs_of)
 def agreement(term, config):
+    """The machine agrees with the substitution-based second-opinion evaluator."""
     judgement, _m, outcome = run(term, "agreement", config)
     expected = reference_value(judgement)
     got = outcome.value

@@ -194,11 +194,10 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
 def exhaustive_properties(names: Optional[Iterable[str]] = None) -> list[str]:
     """The properties an exhaustive run can check: those whose check takes a program (and the
     configuration) alone, every other argument defaulted."""
-    from . import suite  # noqa: F401  (declares the properties)
-    from .registry import DECLARED
+    from .suite import registry
 
     out = []
-    for name, prop in sorted(DECLARED.items(), key=lambda kv: kv[1].order):
+    for name, prop in registry().items():
         if names is not None and name not in names:
             continue
         params = list(inspect.signature(prop.check).parameters.values())[2:]
@@ -219,21 +218,21 @@ class PropsWork:
         from goi.generators.enumerate import Enumeration, Space
         from goi.semantics.pretty import pretty
 
-        from . import suite  # noqa: F401
         from .profiles import config
-        from .registry import DECLARED
+        from .suite import registry
         from .runner import BudgetFinding, Finding
 
         enumeration = Enumeration(Space(**self.space))
         cfg = config(self.profile)
         held = {name: 0 for name in self.names}
         undecided = {name: 0 for name in self.names}
+        checks = {name: prop.check for name, prop in registry().items()}
         failures = []
         started = time.perf_counter()
         for index, term in zip(range(shard.start, shard.stop), enumeration.programs(shard.size, shard.start, shard.stop)):
             for name in self.names:
                 try:
-                    DECLARED[name].check(term, cfg)
+                    checks[name](term, cfg)
                 except BudgetFinding:
                     undecided[name] += 1
                 except Finding as finding:

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from goi.semantics.compare import isomorphic
 from goi.semantics.machine import RandomStrategy
 
+from .examples import programs_of
+from .registry import declare
 from .runner import Finding, run, show
 
 
+@declare("determinism", order=30, statement="Props. A.1, A.2, Cor. A.3",
+         examples=lambda config: programs_of(config, seed=st.integers(min_value=0, max_value=2**16)))
 def determinism(term, config, seed: int = 0):
+    """Orders of ?-rewrites, strategies and name permutations give the same result."""
     _j, first, outcome = run(term, "determinism", config, checks=["determinism", "alpha"])
     _j, other, again = run(term, "determinism", config, strategy=RandomStrategy(seed))
     if (again.status, again.value, again.transitions) != (outcome.status, outcome.value, outcome.transitions):

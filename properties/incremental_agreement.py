@@ -24,6 +24,10 @@ from goi.semantics.checks.names import NameCriteria, name_problems
 from goi.semantics.rules.surgery import refresh_names
 from goi.semantics.types import F, Vec
 
+from hypothesis import strategies as st
+
+from .examples import programs_of
+from .registry import declare
 from .runner import Finding, show
 
 
@@ -164,6 +168,14 @@ def rewrites_of(term, config) -> int:
     result = execution.run(config.max_steps)
     record(result)  # the property's runs and rule coverage, as the other properties report them
     return sum(n for rule, n in result.rules.items() if not result.machine.rules[rule].is_pass)
+
+
+@declare("incremental", order=100, statement="incremental checks against whole-graph checks", examples=programs_of,
+         note=lambda outcome: f"corruption {outcome[0]}: {outcome[1]}")
+def incremental(term, config, data) -> tuple[str, str]:
+    """The incremental checks give the whole-graph checks' verdict, also on corrupted graphs."""
+    corrupt_at = data.draw(st.integers(1, max(1, rewrites_of(term, config))), label="corrupted after rewrite")
+    return incremental_agreement(term, config, corrupt_at, lambda options: data.draw(st.sampled_from(options)))
 
 
 def incremental_agreement(term, config, corrupt_at: int, choose) -> tuple[str, str]:

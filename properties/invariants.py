@@ -4,10 +4,14 @@ and the graph criterion, so `names` and `graph` are not run a second time."""
 
 from __future__ import annotations
 
+from .examples import programs_of
+from .registry import declare
 from .runner import run
 
 PER_TRANSITION = ["form", "validity", "stability", "productivity", "dataflow"]
 
 
+@declare("invariants", order=20, statement="the appendix's invariants (docs/INVARIANTS.md)", examples=programs_of)
 def invariants(term, config):
+    """Every check of docs/INVARIANTS.md holds after every transition."""
     return run(term, "invariants", config, checks=PER_TRANSITION)[2]

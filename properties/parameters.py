@@ -7,11 +7,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 
+from .examples import programs_of
+from .registry import declare
 from .reference import reference_value
 from .runner import Finding, run, show
 
 
+@declare("parameters", order=60, statement="the ¡-constants (Sec. 4)", examples=programs_of)
 def parameter_preservation(term, config, shift: Fraction = Fraction(1, 2)):
+    """The ¡-constants never change; replacing them acts as the program says."""
     judgement, machine, outcome = run(term, "parameters", config, checks=["form"])
     # form checks the ¡-constants after every rewrite; here also their identity at the end
     values = [p.outs[0].dst.data for p in machine.graph.params]

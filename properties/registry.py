@@ -1,25 +1,29 @@
-"""The property registry: each of the paper's theorems (and each second opinion) declared
-once, on the factory of its Hypothesis test in properties.suite:
+"""The property registry: each of the paper's theorems (and each second opinion) is one
+declaration, on its check, in its own module:
 
-    @declare("soundness", order=10, statement="Theorem 6.1", check=soundness)
-    def _soundness(config):
-        '''A program's run ends in a final state with a value of its type.'''
-        @given(programs(max_depth=config.max_depth))
-        def soundness_property(term): …
-        return soundness_property
+    @declare("soundness", order=10, statement="Theorem 6.1", examples=programs_of)
+    def soundness(term, config):
+        '''A program's run ends in a final state holding a value of its type.'''
+        …
 
-The declarations are in properties.suite, which also gives the lookups (`registry()`,
-`names()`, `select()`, `build()`). From the declarations follow pytest's tests (tests/test_properties.py), `goi props` and
-`goi report` (their names, order and the error for an unknown one), the API's
-`goi.properties.PROPERTIES` and the docs' list (docs/REPORTS.md, checked by a test).
-Each factory's test is its own function: Hypothesis keys its example database by the
-test's source, so `goi props soundness` and pytest share their failures.
+`examples(config)` is a Hypothesis strategy of the check's other arguments, by name (a dict);
+a check that draws as it goes (a point of the right length, a choice during its run) takes
+`data` too (Hypothesis' `st.data()`). The Hypothesis test of a property is derived from the
+declaration (`Property.build`): every example is put to the check under the progress line and
+the coverage record, and a check's outcome can be noted as an event (`note`). From the
+declarations follow pytest's tests (tests/test_properties.py), `goi props` and `goi report`
+(their names, order and the error for an unknown one), the API's `goi.properties.PROPERTIES`
+and the docs' list (docs/REPORTS.md, generated and checked by a test). Each derived test has
+its own example-database key (the property's name and its check's source): a failure found
+by `goi props soundness` is replayed first by pytest's test_soundness, and the other way
+round; changing a check forgets what was kept for it.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 
 @dataclass(frozen=True)
@@ -27,26 +31,50 @@ class Property:
     name: str
     order: int  # its place in the suite
     statement: str  # what of the paper it checks ("Theorem 6.1", "Prop. 7.6", "second opinion")
-    summary: str  # the factory's docstring, first line
+    summary: str  # the check's docstring, first line
     check: Callable  # the property on one example: check(term, config, …) raises a Finding
-    build: Callable  # build(config) -> the Hypothesis test (no settings applied)
+    examples: Callable  # examples(config) -> a strategy of the check's other arguments, by name
+    note: Optional[Callable] = None  # note(outcome) -> an event to count (hypothesis.event), or None
 
+    def build(self, config) -> Callable:
+        """The Hypothesis test of this property under `config` (no settings applied)."""
+        from hypothesis import event, given
+        from hypothesis import strategies as st
 
-DECLARED: dict[str, Property] = {}
+        from . import coverage
+        from .progress import PROGRESS
+        from .runner import undecided
+
+        name, check, note = self.name, self.check, self.note
+        takes_data = "data" in inspect.signature(check).parameters
+
+        def property_test(example, data):
+            coverage.current().property = name  # the runs of this example are recorded under it
+            PROGRESS.tick(name, config.examples)
+            with undecided(name):  # an example a budget stopped is passed over (runner.undecided)
+                outcome = check(config=config, **example, **({"data": data} if takes_data else {}))
+                if note is not None:
+                    event(note(outcome))
+
+        property_test.__name__ = property_test.__qualname__ = f"{name}_property"
+        # Hypothesis keys a test's example database by its source; the property's own key
+        property_test._hypothesis_internal_add_digest = f"{name}\n{inspect.getsource(check)}".encode()
+        return given(self.examples(config), st.data())(property_test)
 
 
 class UnknownProperty(ValueError):
     pass
 
 
-def declare(name: str, order: int, statement: str, check: Callable):
-    def register(factory):
-        if name in DECLARED:
-            raise ValueError(f"property {name} declared twice")
-        summary = (factory.__doc__ or "").strip().splitlines()
+def declare(name: str, order: int, statement: str, examples: Callable, note: Optional[Callable] = None):
+    """Declare `check` the property `name` (see the module's docstring); registers nothing: the
+    suite collects the declarations from the modules of this package (properties.suite)."""
+
+    def register(check):
+        summary = (check.__doc__ or "").strip().splitlines()
         if not summary:
-            raise TypeError(f"property {name}: its factory has no docstring (its summary)")
-        DECLARED[name] = Property(name, order, statement, summary[0], check, factory)
-        return factory
+            raise TypeError(f"property {name}: its check has no docstring (its summary)")
+        check.property = Property(name, order, statement, summary[0], check, examples, note)
+        return check
 
     return register

@@ -7,10 +7,14 @@ from fractions import Fraction
 
 from goi.semantics.types import Arrow, Vec
 
+from .examples import programs_of
+from .registry import declare
 from .runner import Finding, run, show
 
 
+@declare("soundness", order=10, statement="Theorem 6.1 (soundness)", examples=programs_of)
 def soundness(term, config) -> object:
+    """A program's run ends in a final state holding a value of its type (never stuck)."""
     judgement, machine, outcome = run(term, "soundness", config, checks=["productivity"])
     if outcome.status != "final":
         raise Finding("soundness", f"the run ended {outcome.status}: {outcome.reason}", show(term))

@@ -19,10 +19,28 @@ from goi import api
 from goi.semantics import syntax as S
 from goi.semantics.pretty import pretty
 from goi.semantics.types import F
+from goi.generators.typed import programs
 
 from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, symbolic_run
+from hypothesis import strategies as st
+
 from .coverage import record
+from .examples import programs_of
+from .registry import declare
 from .runner import BudgetFinding, Finding
+
+
+# points q⃗: 0 and ±1 often (a denominator vanishing at a point is what strict division is about)
+rationals = st.one_of(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1)]),
+                      st.builds(Fraction, st.integers(-20, 20), st.integers(1, 6)))
+
+
+@declare("symbolic", order=80, statement="the symbolic field (z3) against exact runs",
+         examples=lambda config: programs_of(config, division=st.sampled_from(["total", "strict"])))
+def symbolic(term, config, division: str, data) -> None:
+    """A symbolic run evaluated at a point agrees with the exact run at that point."""
+    n = len(api.judge(term).params)
+    symbolic_agreement(term, config, data.draw(st.lists(rationals, min_size=n, max_size=n), label="q⃗"), division)
 
 
 def symbolic_agreement(term, config, point: Sequence[Fraction], division: str) -> None:
@@ -67,8 +85,12 @@ def reassociate(t: S.Term) -> Optional[S.Term]:
     return None
 
 
+@declare("equivalence", order=90, statement="program equivalence (z3)",
+         examples=lambda config: programs_of(config, other=programs(max_depth=config.max_depth)))
 def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: float = 10.0) -> str:
-    """term vs itself, vs its first re-association if it has one, and, given another program
+    """A program is never refuted equivalent to itself (nor to a renaming of it).
+
+    term vs itself, vs its first re-association if it has one, and, given another program
     u, (term + u) + term vs term + (u + term)."""
     from goi.equivalence import program_equivalence
 

@@ -142,18 +142,26 @@ class RecordingDatabase(ExampleDatabase):
 
 
 def always_failing(prop):
-    def fail(term, config, *rest):
+    def fail(term, config, **rest):
         raise Finding(prop, "a deliberate failure", pretty(term))
 
     return fail
+
+
+def with_check(monkeypatch, name: str, check) -> None:
+    """The suite with property `name` checked by `check` (its declaration otherwise kept)."""
+    from dataclasses import replace
+
+    declared = suite._declared()
+    monkeypatch.setattr(suite, "_declared", lambda: tuple(replace(p, check=check) if p.name == name else p for p in declared))
 
 
 def test_every_property_has_its_own_database_key(monkeypatch):
     db = RecordingDatabase()
     settings.register_profile("goi-test-recording", parent=settings.get_profile("dev"), database=db)
     profiles.register_config("goi-test-recording", profiles.CONFIGS["ci"])
-    monkeypatch.setattr(suite, "soundness", always_failing("soundness"))
-    monkeypatch.setattr(suite, "agreement", always_failing("agreement"))
+    with_check(monkeypatch, "soundness", always_failing("soundness"))
+    with_check(monkeypatch, "agreement", always_failing("agreement"))
     for name in ("soundness", "agreement"):
         assert driver.run_property(name, "goi-test-recording", 5).status == "failed"
     primary = {k for k in db.data if not k.endswith((b".secondary", b".pareto"))}
@@ -161,7 +169,7 @@ def test_every_property_has_its_own_database_key(monkeypatch):
 
 
 def test_a_failure_prints_the_program_the_blob_and_a_replay_command(monkeypatch, capsys):
-    monkeypatch.setattr(suite, "soundness", always_failing("soundness"))
+    with_check(monkeypatch, "soundness", always_failing("soundness"))
     code = main(["props", "soundness", "--profile", "ci", "--examples", "5"])
     out = capsys.readouterr().out
     assert code == exitcodes.STUCK
@@ -184,7 +192,7 @@ def test_ctrl_c_stops_cleanly_with_a_summary_of_what_finished(monkeypatch, capsy
     def interrupt(term, config):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(suite, "invariants", interrupt)
+    with_check(monkeypatch, "invariants", interrupt)
     code = main(["props", "soundness", "invariants", "gc", "--profile", "ci", "--examples", "3", "--json"])
     out, err = capsys.readouterr()
     data = json.loads(out)

@@ -18,7 +18,7 @@ def require(module: str):
         return __import__(module)
     except ImportError:
         raise MissingExtra(
-            f"reports need {module}: pip install 'goi-abductive[reports]' (pygraphviz and matplotlib, both as wheels)"
+            f"reports need {module}: pip install 'goi-abductive[reports]' (pygraphviz, matplotlib and jinja2, all as wheels)"
         ) from None
 
 

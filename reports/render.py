@@ -4,7 +4,6 @@ as SVG files beside it."""
 
 from __future__ import annotations
 
-import html
 import os
 from typing import Optional
 
@@ -47,15 +46,16 @@ def view_page(counterexample: dict) -> Optional[str]:
     None when its program cannot be run again here (a finding of the front end, say)."""
     from goi.semantics.errors import GoiError
 
-    from .view import record, to_html
+    from .view import compose
 
     violation = (counterexample.get("explanation") or {}).get("violation")
     checks = [violation["check"]] if violation else []
     try:
-        rec = record(counterexample["program"], 100_000, VIEW_FRAMES, checks=checks)
+        _rec, page = compose(counterexample["program"], max_steps=100_000, max_frames=VIEW_FRAMES, checks=checks,
+                             title=f"goi view: counterexample of {counterexample['property']}")
     except (GoiError, ValueError, RecursionError):
         return None
-    return to_html(rec, title=f"goi view: counterexample of {counterexample['property']}")
+    return page
 
 
 # ---- HTML --------------------------------------------------------------------------------
@@ -75,28 +75,6 @@ figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 .graphs { display: flex; flex-wrap: wrap; gap: 1rem; } .graphs figure { flex: 1 1 30rem; border: 1px solid #eee; padding: .4rem; }
 .summary { font-size: 1.05rem; padding: .6rem .8rem; background: #f6f8fa; border-left: 4px solid #4c72b0; }
 """
-
-
-def _e(x) -> str:
-    return html.escape("" if x is None else str(x))
-
-
-def _table(headers, rows, numeric=()) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            cls = ' class="num"' if i in numeric else ""
-            cells.append(f"<td{cls}>{cell}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-def _figure(svg: Optional[str], caption: str) -> str:
-    if not svg:
-        return f"<p><em>{_e(caption)}: no data.</em></p>"
-    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
 
 
 def summary_line(data: dict) -> str:
@@ -147,92 +125,28 @@ def sample_caption(progs: dict) -> str:
 
 
 def to_html(data: dict, figs: dict) -> str:
-    env = data["environment"]
-    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>goi soundness report</title>"
-             f"<style>{CSS}</style></head><body>",
-             "<h1>Soundness report: the abductive calculus' machine</h1>",
-             f"<p class=\"summary\" id=\"summary\">{_e(summary_line(data))}</p>"]
-    parts.append('<section id="environment"><h2>Environment</h2>')
-    parts.append(_table(["setting", "value"], [[_e(k), f"<code>{_e(v)}</code>"] for k, v in shown_environment(env).items()]))
-    parts.append("</section>")
-
-    parts.append('<section id="properties"><h2>Properties</h2>')
-    rows = [[_e(p["name"]), f'<span class="{_e(p["status"])}">{_e(p["status"])}</span>', p["runs"],
-             f"{p['seconds']:.2f}", p["runs_per_second"] or 0,
-             f"<code>{_e(p['replay'])}</code>" if p.get("replay") else ""] for p in data["properties"]]
-    parts.append(_table(["property", "status", "runs", "seconds", "runs/s", "replay"], rows, numeric=(2, 3, 4)))
-    if data.get("not_run"):
-        parts.append(f"<p>Not run (interrupted): {_e(', '.join(data['not_run']))}</p>")
-    parts.append("</section>")
-
-    parts.append('<section id="checks"><h2>Invariant checks</h2>')
+    """The HTML page, from its template (reports/templates/report.html)."""
     from .counterexample import PAPER
 
-    rows = [[_e(name), c["runs"] if not c.get("within") else f"within {_e(c['within'])}", c["violations"],
-             _e(PAPER.get(name, ""))] for name, c in data["checks"].items()]
-    parts.append(_table(["check", "times consulted", "violations", "from the paper"], rows, numeric=(1, 2)))
-    parts.append("</section>")
+    jinja2 = pictures.require("jinja2")
+    try:
+        return _template("report.html").render(
+            data=data, figs=figs, css=CSS, paper=PAPER, summary=summary_line(data),
+            environment=shown_environment(data["environment"]), sample_caption=sample_caption(data["programs"]),
+            state_of=state_of) + "\n"
+    except jinja2.UndefinedError as exc:  # the data lacks what the page shows: malformed, as a TypeError says
+        raise TypeError(f"the report's data is malformed: {exc}") from None
 
-    cov = data["coverage"]
-    parts.append('<section id="coverage"><h2>Rule coverage</h2>')
-    never = cov["never_fired"]
-    parts.append(f"<p>{cov['runs']} runs. Never fired: {_e(', '.join(never)) if never else 'none'}.</p>")
-    parts.append(_figure(figs.get("rule-coverage.svg"), "transitions per rule of docs/RULES.md"))
-    rows = [[f"<code>{_e(r['id'])}</code>", _e(r["kind"]), r["transitions"], r["runs_firing"], f"{100 * r['share']:.2f}%"]
-            for r in cov["rules"]]
-    parts.append(_table(["rule", "kind", "transitions", "runs firing it", "share"], rows, numeric=(2, 3, 4)))
-    parts.append("</section>")
 
-    progs = data["programs"]
-    parts.append('<section id="programs"><h2>Generated programs</h2>')
-    parts.append(f"<p>{progs['runs']} runs recorded.</p><div class=\"graphs\">")
-    for name, caption in [("program-size.svg", "size"), ("program-depth.svg", "depth"),
-                          ("transitions.svg", "transitions per run"), ("features.svg", "features")]:
-        parts.append(_figure(figs.get(name), caption))
-    parts.append("</div>")
-    rows = [[_e(c), f"{100 * v:.1f}%"] for c, v in progs["constructs"].items()]
-    parts.append(_table(["construct", "share of programs"], rows, numeric=(1,)))
-    if progs.get("sample"):
-        parts.append(f"<p>{_e(sample_caption(progs))}</p>")
-        rows = [[_e(x["property"] or ""), x["size"], f"<code>{_e(x['program'])}</code>"] for x in progs["sample"]]
-        parts.append(_table(["property", "size", "program"], rows, numeric=(1,)))
-    parts.append("</section>")
+def _template(name: str):
+    """A page's Jinja template (reports/templates/): autoescaped, None written as nothing."""
+    from pathlib import Path
 
-    parts.append('<section id="counterexamples"><h2>Counterexamples</h2>')
-    if not data["counterexamples"]:
-        parts.append("<p>None: every property held on every generated program.</p>")
-    for i, c in enumerate(data["counterexamples"], 1):
-        ex = c.get("explanation") or {}
-        v = ex.get("violation")
-        parts.append(f"<h3>{i}. {_e(c['property'])}</h3><p>Shrunk program:</p><pre>{_e(c['program'])}</pre>")
-        parts.append(f"<p>Finding:</p><pre>{_e(c['finding'])}</pre>")
-        if v:
-            parts.append(f"<p>Violated invariant <strong>{_e(v['check'])}</strong> after step {_e(v['step'])} "
-                         f"(<code>{_e(v['rule'])}</code>): {_e(v['message'])}. From the paper: {_e(v['paper'])}.</p>")
-        else:
-            parts.append(f"<p>Observed: {_e(ex.get('status'))}, value {_e(ex.get('value'))} after "
-                         f"{_e(ex.get('transitions'))} transitions.</p>")
-        if ex.get("trace"):
-            rows = [[s["number"], f"<code>{_e(s['rule'])}</code>", f"<code>{_e(state_of(s))}</code>"] for s in ex["trace"]]
-            parts.append("<p>The trace before the failure:</p>" + _table(["step", "rule", "state after it"], rows, (0,)))
-        parts.append('<div class="graphs">')
-        for when in ("before", "after"):
-            svg = figs.get(f"counterexample-{i}-{when}.svg")
-            if svg:
-                parts.append(_figure(svg, f"the graph {when} the failing transition"))
-        parts.append("</div>")
-        if f"counterexample-{i}-view.html" in figs:
-            parts.append(f'<p><a href="counterexample-{i}-view.html">Step through the failing run</a> (goi view).</p>')
-        if c.get("replay"):
-            parts.append(f"<p>Replay: <code>{_e(c['replay'])}</code></p>")
-    parts.append("</section>")
-
-    for name, section in data.get("sections", {}).items():
-        parts.append(f'<section id="{_e(name)}"><h2>{_e(section.get("title", name))}</h2>')
-        parts.append(_table(section["headers"], [[_e(x) for x in row] for row in section["rows"]]))
-        parts.append("</section>")
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+    jinja2 = pictures.require("jinja2")
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                                     autoescape=True, finalize=lambda x: "" if x is None else x,
+                                     keep_trailing_newline=False)
+    return environment.get_template(name)
 
 
 # ---- Markdown ----------------------------------------------------------------------------

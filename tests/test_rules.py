@@ -12,7 +12,7 @@ from goi.semantics.compare import difference
 from goi.semantics.token import AT, DOWN, LAMBDA, STAR, UP, Token
 from goi.semantics.types import Arrow, F
 
-from graphs import FF, VA, B
+from graphs import FF, VA, B, state
 
 # ---- pass transitions: token before -> token after, graph unchanged --------------
 
@@ -153,58 +153,48 @@ def check_any(m, rule_id, candidates, direction, flag, stack, box_stack=()):
 
 def test_rw_beta():
     # (λx. x) applied to the box ![2]; the token at λ's body with flag λ.
-    b = B()
-    app = b.node(G.APP, None, 1, 2)
-    b.root(F, (app, 0))
-    lam = b.node(G.LAM, None, 1, 2)
-    b.link(G.plain(FF), src=(app, 0), dst=(lam, 0))
-    der = b.node(G.DER, None, 1, 1)
-    body = b.link(G.plain(F), src=(lam, 0), dst=(der, 0))
-    b.link(G.bang(F), src=(der, 0), dst=(lam, G.VAR))
-    box, bang = b.box()
-    b.link(G.bang(F), src=(app, 1), dst=(bang, 0))
-    b.link(G.plain(F), src=(bang, 0), dst=(b.const(2, box), 0))
-    m = b.machine(body, UP, "λ", [STAR])
-
-    e = B()
-    der = e.node(G.DER, None, 1, 1)
-    root = e.root(F, (der, 0))
-    box, bang = e.box()
-    e.link(G.bang(F), src=(der, 0), dst=(bang, 0))
-    e.link(G.plain(F), src=(bang, 0), dst=(e.const(2, box), 0))
-    check(m, "rw.beta", e, root, UP, "□", [STAR])
-    assert m.token.position is b.g.root  # the @'s input link survives, as the token's position
-
-
-def _op_over(b, op, left_kind, right_value):
-    node = b.node(G.OP0, None, 1, 2, (op, None))
-    root = b.root(F, (node, 0))
-    if left_kind == G.CONST:
-        b.link(G.plain(F), src=(node, 0), dst=(b.const(3), 0))
-    else:
-        pder = b.node(G.PDER, None, 1, 1)
-        b.link(G.plain(F), src=(node, 0), dst=(pder, 0))
-        b.param(3, (pder, 0))
-    b.link(G.plain(F), src=(node, 1), dst=(b.const(right_value), 0))
-    return root
+    before = state("""
+        root    -F->     @          : below
+        @.0     -F→F->   λ
+        λ.0     -F->     D          : body
+        D       -!F->    λ.var
+        @.1     -!F->    ![k]
+        ![k]    -F->     2[k]
+    """)
+    after = state("""
+        root    -F->     D          : below
+        D       -!F->    ![k]
+        ![k]    -F->     2[k]
+    """)
+    m = before.machine(before.links["body"], UP, "λ", [STAR])
+    check(m, "rw.beta", after, after.links["below"], UP, "□", [STAR])
+    assert m.token.position is before.links["below"]  # the @'s input link survives, as the token's position
 
 
 def test_rw_op_fold():
-    b = B()
-    root = _op_over(b, "sub", G.CONST, 2)
-    m = b.machine(root, DOWN, "$0", [Fraction(1)])
-    e = B()
-    k = e.const(1)
-    check(m, "rw.op.fold", e, e.root(F, (k, 0)), DOWN, "□", [Fraction(1)])
+    before = state("""
+        root        -F->  $0(sub)   : root
+        $0(sub).0   -F->  3
+        $0(sub).1   -F->  2
+    """)
+    after = state("""
+        root        -F->  1         : root
+    """)
+    m = before.machine(before.links["root"], DOWN, "$0", [Fraction(1)])
+    check(m, "rw.op.fold", after, after.links["root"], DOWN, "□", [Fraction(1)])
 
 
 def test_rw_op_keep_never_folds_a_provisional_constant():
-    b = B()
-    root = _op_over(b, "sub", G.PDER, 2)
-    m = b.machine(root, DOWN, "$0", [Fraction(1)])
-    e = B()
-    eroot = _op_over(e, "sub", G.PDER, 2)
-    check(m, "rw.op.keep", e, eroot, DOWN, "□", [Fraction(1)])
+    text = """
+        root        -F->  $0(sub)   : root
+        $0(sub).0   -F->  rotD
+        rotD        -¡->  ¡
+        ¡           -F->  3
+        $0(sub).1   -F->  2
+    """
+    before, after = state(text), state(text)
+    m = before.machine(before.links["root"], DOWN, "$0", [Fraction(1)])
+    check(m, "rw.op.keep", after, after.links["root"], DOWN, "□", [Fraction(1)])
 
 
 def _fun_box(b, level=None):
@@ -265,325 +255,292 @@ def _unfolded(vector, order):
     return e, eroot
 
 
-def test_box_absorb():
-    # G = ![D -> ?] ; the ?-door's output enters K = ![rotD -> ¿], whose ¿ reaches ¡ 7.
-    def build(absorbed: bool):
-        b = B()
-        der = b.node(G.DER, None, 1, 1)
-        b.root(F, (der, 0))
-        g_box, g_bang = b.box()
-        b.link(G.bang(F), src=(der, 0), dst=(g_bang, 0))
-        inner = b.node(G.DER, g_box, 1, 1)
-        pos = b.link(G.plain(F), src=(g_bang, 0), dst=(inner, 0))
-        k_box, k_bang = b.box(g_box if absorbed else None)
-        if not absorbed:
-            why = b.door(g_box, G.WHY)
-            b.link(G.bang(F), src=(inner, 0), dst=(why, 0))
-            b.link(G.bang(F), src=(why, 0), dst=(k_bang, 0))
-        else:
-            b.link(G.bang(F), src=(inner, 0), dst=(k_bang, 0))
-        pder = b.node(G.PDER, k_box, 1, 1)
-        b.link(G.plain(F), src=(k_bang, 0), dst=(pder, 0))
-        k_door = b.door(k_box, G.PWHY)
-        b.link(G.PROV, src=(pder, 0), dst=(k_door, 0))
-        if absorbed:
-            g_door = b.door(g_box, G.PWHY)
-            b.link(G.PROV, src=(k_door, 0), dst=(g_door, 0))
-            b.param(7, (g_door, 0))
-        else:
-            b.param(7, (k_door, 0))
-        return b, pos
+# G = ![D → ?] under a D at the root, the token at G's root with the flag ?; and the same
+# box with two ?-doors, under an addition.
+G_ONE_DOOR = """
+    root        -F->    D
+    D           -!F->   ![g]
+    ![g]        -F->    D[g]            : pos
+    D[g]        -!F->   ?[g]
+"""
+G_TWO_DOORS = """
+    root            -F->    D
+    D               -!F->   ![g]
+    ![g]            -F->    $0(add)[g]      : pos
+    $0(add)[g].0    -F->    D#1[g]
+    $0(add)[g].1    -F->    D#2[g]
+    D#1[g]          -!F->   ?#1[g]
+    D#2[g]          -!F->   ?#2[g]
+"""
 
-    b, pos = build(False)
-    m = b.machine(pos, UP, "?", [STAR])
-    e, epos = build(True)
-    check(m, "box.absorb", e, epos, UP, "?", [STAR])
+
+def test_box_absorb():
+    # G's ?-door enters K = ![rotD → ¿], whose ¿ reaches ¡ 7: K moves into G, its ¿-door
+    # gets a ¿-door of G on top.
+    before = state(G_ONE_DOOR + """
+        ?[g]        -!F->   ![k]
+        ![k]        -F->    rotD[k]
+        rotD[k]     -¡->    ¿[k]
+        ¿[k]        -¡->    ¡
+        ¡           -F->    7
+    """)
+    after = state("""
+        box k in g
+        root        -F->    D
+        D           -!F->   ![g]
+        ![g]        -F->    D[g]            : pos
+        D[g]        -!F->   ![k]
+        ![k]        -F->    rotD[k]
+        rotD[k]     -¡->    ¿[k]
+        ¿[k]        -¡->    ¿[g]
+        ¿[g]        -¡->    ¡
+        ¡           -F->    7
+    """)
+    m = before.machine(before.links["pos"], UP, "?", [STAR])
+    check(m, "box.absorb", after, after.links["pos"], UP, "?", [STAR])
 
 
 def test_box_close():
-    b = B()
-    der = b.node(G.DER, None, 1, 1)
-    b.root(F, (der, 0))
-    box, bang = b.box()
-    b.link(G.bang(F), src=(der, 0), dst=(bang, 0))
-    pos = b.link(G.plain(F), src=(bang, 0), dst=(b.const(1, box), 0))
-    m = b.machine(pos, UP, "?", [STAR])
+    b = state("""
+        root        -F->    D
+        D           -!F->   ![g]
+        ![g]        -F->    1[g]            : pos
+    """)
+    m = b.machine(b.links["pos"], UP, "?", [STAR])
     assert [r for r, _ in m.enabled()] == ["box.close"]
     m.step()
-    assert m.token.flag == "!" and m.token.position is pos
-
-
-def _g_with_doors(b, n_doors):
-    """The current box G = ![D_1 … D_n -> ?_1 … ?_n] at the root, under a D; returns (pos, doors)."""
-    der = b.node(G.DER, None, 1, 1)
-    b.root(F, (der, 0))
-    g_box, g_bang = b.box()
-    b.link(G.bang(F), src=(der, 0), dst=(g_bang, 0))
-    op = b.node(G.OP0, g_box, 1, 2, ("add", None)) if n_doors == 2 else None
-    pos = b.link(G.plain(F), src=(g_bang, 0))
-    doors = []
-    for i in range(n_doors):
-        d = b.node(G.DER, g_box, 1, 1)
-        if op is not None:
-            b.link(G.plain(F), src=(op, i), dst=(d, 0))
-        else:
-            b.g.set_dst(pos, d, 0)
-        why = b.door(g_box, G.WHY)
-        b.link(G.bang(F), src=(d, 0), dst=(why, 0))
-        doors.append(why)
-    if op is not None:
-        b.g.set_dst(pos, op, 0)
-    return pos, doors
-
-
-def _contraction_redex(b):
-    """G's ?-door and a D outside both enter C_2, whose output enters a box K (returned, empty)."""
-    pos, (why,) = _g_with_doors(b, 1)
-    other = b.node(G.DER, None, 1, 1)
-    b.link(G.plain(F), dst=(other, 0))
-    con = b.node(G.CON, None, 2, 1)
-    b.link(G.bang(F), src=(why, 0), dst=(con, 0))
-    b.link(G.bang(F), src=(other, 0), dst=(con, 1))
-    k_box, k_bang = b.box()
-    b.link(G.bang(F), src=(con, 0), dst=(k_bang, 0))
-    return pos, k_box, k_bang
-
-
-def _contracted(e):
-    """The expected graph's frame: G's ?-door and the outer D, each to be given its copy of K."""
-    epos, (ewhy,) = _g_with_doors(e, 1)
-    eother = e.node(G.DER, None, 1, 1)
-    e.link(G.plain(F), dst=(eother, 0))
-    return epos, (ewhy, eother)
+    assert m.token.flag == "!" and m.token.position is b.links["pos"]
 
 
 def test_deep_contract():
     # K = ![5] under C_2: one copy of K per input of the contraction.
-    b = B()
-    pos, k_box, k_bang = _contraction_redex(b)
-    b.link(G.plain(F), src=(k_bang, 0), dst=(b.const(5, k_box), 0))
-    m = b.machine(pos, UP, "?", [STAR])
-
-    e = B()
-    epos, sources = _contracted(e)
-    for src in sources:
-        k_box, k_bang = e.box()
-        e.link(G.bang(F), src=(src, 0), dst=(k_bang, 0))
-        e.link(G.plain(F), src=(k_bang, 0), dst=(e.const(5, k_box), 0))
-    check(m, "deep.contract", e, epos, UP, "?", [STAR])
+    before = state(G_ONE_DOOR + """
+        ?[g]        -!F->   C.0
+        _           -F->    D#2
+        D#2         -!F->   C.1
+        C           -!F->   ![k]
+        ![k]        -F->    5[k]
+    """)
+    after = state(G_ONE_DOOR + """
+        ?[g]        -!F->   ![k1]
+        ![k1]       -F->    5[k1]
+        _           -F->    D#2
+        D#2         -!F->   ![k2]
+        ![k2]       -F->    5[k2]
+    """)
+    m = before.machine(before.links["pos"], UP, "?", [STAR])
+    check(m, "deep.contract", after, after.links["pos"], UP, "?", [STAR])
 
 
 def test_deep_contract_joins_the_copies_doors():
-    # K = ![rotD -> ¿] over a ¡: the two copies' ¿-doors meet at a rotC_2 (constants are shared).
-    b = B()
-    pos, k_box, k_bang = _contraction_redex(b)
-    pder = b.node(G.PDER, k_box, 1, 1)
-    b.link(G.plain(F), src=(k_bang, 0), dst=(pder, 0))
-    door = b.door(k_box, G.PWHY)
-    b.link(G.PROV, src=(pder, 0), dst=(door, 0))
-    b.param(1, (door, 0))
-    m = b.machine(pos, UP, "?", [STAR])
-
-    e = B()
-    epos, sources = _contracted(e)
-    join = e.node(G.PCON, None, 2, 1)
-    for i, src in enumerate(sources):
-        k_box, k_bang = e.box()
-        e.link(G.bang(F), src=(src, 0), dst=(k_bang, 0))
-        pder = e.node(G.PDER, k_box, 1, 1)
-        e.link(G.plain(F), src=(k_bang, 0), dst=(pder, 0))
-        door = e.door(k_box, G.PWHY)
-        e.link(G.PROV, src=(pder, 0), dst=(door, 0))
-        e.link(G.PROV, src=(door, 0), dst=(join, i))
-    e.param(1, (join, 0))
-    check(m, "deep.contract", e, epos, UP, "?", [STAR])
+    # K = ![rotD → ¿] over a ¡: the two copies' ¿-doors meet at a rotC_2 (constants are shared).
+    before = state(G_ONE_DOOR + """
+        ?[g]        -!F->   C.0
+        _           -F->    D#2
+        D#2         -!F->   C.1
+        C           -!F->   ![k]
+        ![k]        -F->    rotD[k]
+        rotD[k]     -¡->    ¿[k]
+        ¿[k]        -¡->    ¡
+        ¡           -F->    1
+    """)
+    after = state(G_ONE_DOOR + """
+        ?[g]        -!F->   ![k1]
+        ![k1]       -F->    rotD[k1]
+        rotD[k1]    -¡->    ¿[k1]
+        ¿[k1]       -¡->    rotC.0
+        _           -F->    D#2
+        D#2         -!F->   ![k2]
+        ![k2]       -F->    rotD[k2]
+        rotD[k2]    -¡->    ¿[k2]
+        ¿[k2]       -¡->    rotC.1
+        rotC        -¡->    ¡
+        ¡           -F->    1
+    """)
+    m = before.machine(before.links["pos"], UP, "?", [STAR])
+    check(m, "deep.contract", after, after.links["pos"], UP, "?", [STAR])
     assert len(m.graph.params) == 1
 
 
 def test_deep_project():
-    # G's two ?-doors enter P_2 (name a), whose output is the vector box K = ![(3,4)_a].
-    vec = (Fraction(3), Fraction(4))
-    b = B()
-    pos, doors = _g_with_doors(b, 2)
-    proj = b.node(G.PROJ, None, 2, 1, "a")
-    for i, why in enumerate(doors):
-        b.link(G.bang(F), src=(why, 0), dst=(proj, i))
-    k_box, k_bang = b.box()
-    b.link(G.bang(VA), src=(proj, 0), dst=(k_bang, 0))
-    b.link(G.plain(VA), src=(k_bang, 0), dst=(b.node(G.VCONST, k_box, 1, 0, (vec, "a")), 0))
-    m = b.machine(pos, UP, "?", [STAR])
-
-    e = B()
-    epos, edoors = _g_with_doors(e, 2)
-    for i, why in enumerate(edoors):
-        k_box, k_bang = e.box()
-        e.link(G.bang(F), src=(why, 0), dst=(k_bang, 0))
-        dot = e.node(G.OP0, k_box, 1, 2, ("dot", "a"))
-        e.link(G.plain(F), src=(k_bang, 0), dst=(dot, 0))
-        e.link(G.plain(VA), src=(dot, 0), dst=(e.node(G.VCONST, k_box, 1, 0, (vec, "a")), 0))
-        basis = tuple(Fraction(int(j == i)) for j in range(2))
-        e.link(G.plain(VA), src=(dot, 1), dst=(e.node(G.VCONST, k_box, 1, 0, (basis, "a")), 0))
-    check(m, "deep.project", e, epos, UP, "?", [STAR])
+    # G's two ?-doors enter P_2 (name a), whose output is the vector box K = ![(3,4)_a]: copy i
+    # computes the content's dot product with the basis vector e_i.
+    before = state(G_TWO_DOORS + """
+        ?#1[g]          -!F->     P_a.0
+        ?#2[g]          -!F->     P_a.1
+        P_a             -!V_a->   ![k]
+        ![k]            -V_a->    (3,4)_a[k]
+    """)
+    after = state(G_TWO_DOORS + """
+        ?#1[g]              -!F->     ![k1]
+        ![k1]               -F->      $0(dot,a)[k1]
+        $0(dot,a)[k1].0     -V_a->    (3,4)_a[k1]
+        $0(dot,a)[k1].1     -V_a->    (1,0)_a[k1]
+        ?#2[g]              -!F->     ![k2]
+        ![k2]               -F->      $0(dot,a)[k2]
+        $0(dot,a)[k2].0     -V_a->    (3,4)_a[k2]
+        $0(dot,a)[k2].1     -V_a->    (0,1)_a[k2]
+    """)
+    m = before.machine(before.links["pos"], UP, "?", [STAR])
+    check(m, "deep.project", after, after.links["pos"], UP, "?", [STAR])
 
 
 def test_deep_decouple():
-    # A_a: f from G's ?-door, x unused (C_0); the model H = ![rotD -> ¿] over ¡ 7.
-    model = F
-    b = B()
-    pos, (why,) = _g_with_doors(b, 1)
-    abd = b.node(G.ABD, None, 2, 1, "a")
-    b.link(G.bang(Arrow(VA, model)), src=(why, 0), dst=(abd, 0))
-    weak = b.node(G.CON, None, 0, 1)
-    b.link(G.bang(VA), src=(weak, 0), dst=(abd, 1))
-    h_box, h_bang = b.box()
-    b.link(G.bang(model), src=(abd, 0), dst=(h_bang, 0))
-    pder = b.node(G.PDER, h_box, 1, 1)
-    b.link(G.plain(F), src=(h_bang, 0), dst=(pder, 0))
-    door = b.door(h_box, G.PWHY)
-    b.link(G.PROV, src=(pder, 0), dst=(door, 0))
-    b.param(7, (door, 0))
-    m = b.machine(pos, UP, "?", [STAR])
-
-    e = B()
-    epos, (ewhy,) = _g_with_doors(e, 1)
-    # f: ![λ(P_1) -> D -> ![D -> ?]]; the ?-door (ex-¿) feeds P_1's input.
-    f_box, f_bang = e.box()
-    e.link(G.bang(Arrow(VA, model)), src=(ewhy, 0), dst=(f_bang, 0))
-    lam = e.node(G.LAM, f_box, 1, 2)
-    e.link(G.plain(Arrow(VA, model)), src=(f_bang, 0), dst=(lam, 0))
-    der = e.node(G.DER, f_box, 1, 1)
-    e.link(G.plain(model), src=(lam, 0), dst=(der, 0))
-    proj = e.node(G.PROJ, f_box, 1, 1, "a")
-    e.link(G.bang(VA), src=(proj, 0), dst=(lam, G.VAR))
-    h_box, h_bang = e.box(f_box)
-    e.link(G.bang(model), src=(der, 0), dst=(h_bang, 0))
-    hder = e.node(G.DER, h_box, 1, 1)
-    e.link(G.plain(F), src=(h_bang, 0), dst=(hder, 0))
-    hdoor = e.door(h_box, G.WHY)
-    e.link(G.bang(F), src=(hder, 0), dst=(hdoor, 0))
-    e.link(G.bang(F), src=(hdoor, 0), dst=(proj, 0))
-    # x: ![(7)_a] on the weakening.
-    eweak = e.node(G.CON, None, 0, 1)
-    x_box, x_bang = e.box()
-    e.link(G.bang(VA), src=(eweak, 0), dst=(x_bang, 0))
-    e.link(G.plain(VA), src=(x_bang, 0), dst=(e.node(G.VCONST, x_box, 1, 0, ((Fraction(7),), "a")), 0))
-    # the constant stays, behind a rotC_0.
-    pweak = e.node(G.PCON, None, 0, 1)
-    e.param(7, (pweak, 0))
-    check(m, "deep.decouple", e, epos, UP, "?", [STAR])
+    # A_a: f from G's ?-door, x unused (C_0); the model H = ![rotD → ¿] over ¡ 7.
+    before = state(G_ONE_DOOR + """
+        ?[g]        -!(V_a→F)->   A_a.0
+        C           -!V_a->       A_a.1
+        A_a         -!F->         ![h]
+        ![h]        -F->          rotD[h]
+        rotD[h]     -¡->          ¿[h]
+        ¿[h]        -¡->          ¡
+        ¡           -F->          7
+    """)
+    # f: ![λ(P_1) → D → ![D → ?]], the ?-door (ex-¿) feeding P_1's input; x: ![(7)_a] on the
+    # weakening; the constant stays, behind a rotC_0.
+    after = state(G_ONE_DOOR + """
+        box h in f
+        ?[g]        -!(V_a→F)->   ![f]
+        ![f]        -V_a→F->      λ[f]
+        λ[f].0      -F->          D[f]
+        P_a[f]      -!V_a->       λ[f].var
+        D[f]        -!F->         ![h]
+        ![h]        -F->          D[h]
+        D[h]        -!F->         ?[h]
+        ?[h]        -!F->         P_a[f].0
+        C           -!V_a->       ![x]
+        ![x]        -V_a->        (7)_a[x]
+        rotC        -¡->          ¡
+        ¡           -F->          7
+    """)
+    m = before.machine(before.links["pos"], UP, "?", [STAR])
+    check(m, "deep.decouple", after, after.links["pos"], UP, "?", [STAR])
 
 
-def _closed_box_over(b, y, port=0):
-    """A closed box G = ![rotD -> ¿] over ¡ 1, whose principal door hangs from y's output `port`."""
-    box, bang = b.box()
-    b.link(G.bang(F), src=(y, port), dst=(bang, 0))
-    pder = b.node(G.PDER, box, 1, 1)
-    pos = b.link(G.plain(F), src=(bang, 0), dst=(pder, 0))
-    door = b.door(box, G.PWHY)
-    b.link(G.PROV, src=(pder, 0), dst=(door, 0))
-    b.param(1, (door, 0))
-    return pos
-
-
-def _uses(b, con, n, first_port=0):
-    """n D-nodes (with dangling inputs) entering `con` from port first_port on; their links."""
-    links = []
-    for i in range(n):
-        d = b.node(G.DER, None, 1, 1)
-        b.link(G.plain(F), dst=(d, 0))
-        links.append(b.link(G.bang(F), src=(d, 0), dst=(con, first_port + i)))
-    return links
+def closed_box_over(y: str, box: str = "g", label: str = "pos") -> str:
+    """The lines of a closed box G = ![rotD → ¿] over ¡ 1, whose principal door hangs from y."""
+    return f"""
+        {y}             -!F->   ![{box}]
+        ![{box}]        -F->    rotD[{box}]     : {label}
+        rotD[{box}]     -¡->    ¿[{box}]
+        ¿[{box}]        -¡->    ¡
+        ¡               -F->    1
+    """
 
 
 def test_copy_pass():
-    b = B()
-    app = b.node(G.APP, None, 1, 2)
-    b.root(F, (app, 0))
-    box, bang = b.box()
-    b.link(G.bang(F), src=(app, 1), dst=(bang, 0))
-    pos = b.link(G.plain(F), src=(bang, 0), dst=(b.const(1, box), 0))
-    m = b.machine(pos, UP, "!", [STAR, STAR])
+    b = state("""
+        root        -F->    @
+        @.1         -!F->   ![g]
+        ![g]        -F->    1[g]            : pos
+    """)
+    m = b.machine(b.links["pos"], UP, "!", [STAR, STAR])
     assert [r for r, _ in m.enabled()] == ["copy.pass"]
     m.step()
-    assert m.token.flag == "□" and m.token.position is pos
+    assert m.token.flag == "□" and m.token.position is b.links["pos"]
 
 
 def test_copy_der():
-    b = B()
-    der = b.node(G.DER, None, 1, 1)
-    b.root(F, (der, 0))
-    pos = _closed_box_over(b, der)
-    m = b.machine(pos, UP, "!", [STAR])
-
-    e = B()
-    epder = e.node(G.PDER, None, 1, 1)
-    eroot = e.root(F, (epder, 0))
-    e.param(1, (epder, 0))
-    check(m, "copy.der", e, eroot, UP, "□", [STAR])
-    assert not m.graph.boxes and m.token.position is b.g.root
+    before = state("""
+        root        -F->    D               : root
+    """ + closed_box_over("D"))
+    after = state("""
+        root        -F->    rotD            : root
+        rotD        -¡->    ¡
+        ¡           -F->    1
+    """)
+    m = before.machine(before.links["pos"], UP, "!", [STAR])
+    check(m, "copy.der", after, after.links["root"], UP, "□", [STAR])
+    assert not m.graph.boxes and m.token.position is before.links["root"]
 
 
 def test_copy_c1():
-    b = B()
-    con = b.node(G.CON, None, 1, 1)
-    (came,) = _uses(b, con, 1)
-    pos = _closed_box_over(b, con)
-    m = b.machine(pos, UP, "!", [STAR], [came])
-
-    e = B()
-    d = e.node(G.DER, None, 1, 1)
-    e.link(G.plain(F), dst=(d, 0))
-    epos = _closed_box_over(e, d)
-    check(m, "copy.c1", e, epos, UP, "!", [STAR], [])
+    before = state("""
+        _           -F->    D
+        D           -!F->   C               : came
+    """ + closed_box_over("C"))
+    after = state("""
+        _           -F->    D
+    """ + closed_box_over("D"))
+    m = before.machine(before.links["pos"], UP, "!", [STAR], [before.links["came"]])
+    check(m, "copy.c1", after, after.links["pos"], UP, "!", [STAR], [])
 
 
 def test_copy_merge():
-    # D1, D2 -> C_2 (lower); lower, D3 -> C_2 (upper) -> G. The token came D1 -> lower -> upper.
-    b = B()
-    upper = b.node(G.CON, None, 2, 1)
-    lower = b.node(G.CON, None, 2, 1)
-    first = _uses(b, lower, 2)
-    between = b.link(G.bang(F), src=(lower, 0), dst=(upper, 0))
-    _uses(b, upper, 1, first_port=1)
-    pos = _closed_box_over(b, upper)
-    m = b.machine(pos, UP, "!", [STAR], [first[0], between])
-
-    e = B()
-    merged = e.node(G.CON, None, 3, 1)
-    euses = _uses(e, merged, 3)
-    epos = _closed_box_over(e, merged)
-    check(m, "copy.merge", e, epos, UP, "!", [STAR], [euses[0]])
+    # D1, D2 → C_2 (lower); lower, D3 → C_2 (upper) → G. The token came D1 → lower → upper.
+    before = state("""
+        _           -F->    D#1
+        D#1         -!F->   C#lower.0       : first
+        _           -F->    D#2
+        D#2         -!F->   C#lower.1
+        C#lower     -!F->   C#upper.0       : between
+        _           -F->    D#3
+        D#3         -!F->   C#upper.1
+    """ + closed_box_over("C#upper"))
+    after = state("""
+        _           -F->    D#1
+        D#1         -!F->   C.0             : first
+        _           -F->    D#2
+        D#2         -!F->   C.1
+        _           -F->    D#3
+        D#3         -!F->   C.2
+    """ + closed_box_over("C"))
+    first = before.links["first"]
+    m = before.machine(before.links["pos"], UP, "!", [STAR], [first, before.links["between"]])
+    check(m, "copy.merge", after, after.links["pos"], UP, "!", [STAR], [after.links["first"]])
     # the entry below the popped one stays valid: the lower node's input links are kept
-    assert m.token.box_stack == [first[0]] and first[0].dst is upper
+    assert m.token.box_stack == [first] and first.dst is before.nodes["C#upper"]
 
 
 def test_copy_dup():
-    # D1, D2 -> C_2 -> G = ![rotD -> ¿] over ¡ 1; the token came through D2.
-    b = B()
-    con = b.node(G.CON, None, 2, 1)
-    d1, d2 = _uses(b, con, 2)
-    pos = _closed_box_over(b, con)
-    m = b.machine(pos, UP, "!", [STAR], [d2])
-
-    # expected: D1 -> C_1 -> G, D2 -> G' (a copy), and the ¿-doors of G, G' meet at rotC_2 over ¡ 1.
-    e = B()
-    econ = e.node(G.CON, None, 1, 1)
-    _uses(e, econ, 1)
-    join = e.node(G.PCON, None, 2, 1)
-    e.param(1, (join, 0))
-    d = e.node(G.DER, None, 1, 1)
-    e.link(G.plain(F), dst=(d, 0))
-    roots = []
-    for i, (y, port) in enumerate([(econ, 0), (d, 0)]):
-        box, bang = e.box()
-        e.link(G.bang(F), src=(y, port), dst=(bang, 0))
-        pder = e.node(G.PDER, box, 1, 1)
-        roots.append(e.link(G.plain(F), src=(bang, 0), dst=(pder, 0)))
-        door = e.door(box, G.PWHY)
-        e.link(G.PROV, src=(pder, 0), dst=(door, 0))
-        e.link(G.PROV, src=(door, 0), dst=(join, i))
-    check(m, "copy.dup", e, roots[1], UP, "!", [STAR], [])
+    # D1, D2 → C_2 → G = ![rotD → ¿] over ¡ 1; the token came through D2.
+    before = state("""
+        _           -F->    D#1
+        D#1         -!F->   C.0
+        _           -F->    D#2
+        D#2         -!F->   C.1             : came
+    """ + closed_box_over("C"))
+    # D1 → C_1 → G, D2 → G' (a copy), and the ¿-doors of G, G' meet at a rotC_2 over ¡ 1.
+    after = state("""
+        _           -F->    D#1
+        D#1         -!F->   C.0
+        C           -!F->   ![g]
+        ![g]        -F->    rotD[g]
+        rotD[g]     -¡->    ¿[g]
+        ¿[g]        -¡->    rotC.0
+        _           -F->    D#2
+        D#2         -!F->   ![g2]
+        ![g2]       -F->    rotD[g2]        : copy
+        rotD[g2]    -¡->    ¿[g2]
+        ¿[g2]       -¡->    rotC.1
+        rotC        -¡->    ¡
+        ¡           -F->    1
+    """)
+    m = before.machine(before.links["pos"], UP, "!", [STAR], [before.links["came"]])
+    check(m, "copy.dup", after, after.links["copy"], UP, "!", [STAR], [])
     assert len(m.graph.params) == 1  # the constant is shared, never copied
+
+
+@pytest.mark.parametrize("line", ["root F @", "root -G-> @", "root -F-> Q", "root -F-> @.x.y"])
+def test_the_notation_refuses_what_it_cannot_read(line):
+    with pytest.raises(ValueError, match="not a"):
+        state(line)
+
+
+def test_the_notation_builds_what_it_says():
+    b = state("""
+        box k in g
+        root    -F->     D
+        D       -!F->    ![g]
+        ![g]    -F->     D[g]       : pos
+        D[g]    -!F->    ![k]
+        ![k]    -F->     (1,2)_a[k]
+        C       -!F→F->  C#2.1      # a weakening into input 1 of a contraction
+    """)
+    g, k = b.boxes["g"], b.boxes["k"]
+    assert b.g.root.dst is b.nodes["D"] and b.links["pos"].dst is b.nodes["D[g]"]
+    assert k.parent is g and b.nodes["(1,2)_a[k]"].data == ((1, 2), "a") and b.nodes["(1,2)_a[k]"].box is k
+    assert len(b.nodes["C#2"].ins) == 2 and b.nodes["C#2"].ins[1].type == G.bang(FF)
 
 
 def test_the_comparison_itself_can_fail():
@@ -599,17 +556,14 @@ def test_gc_con0_drops_a_weakening_that_enters_a_contraction():
     test_every_rule_fires_under_this_profile). D → C_2 ← C_0, C_2 under a box holding 5."""
     from goi.semantics.gc import Collector
 
-    b = B()
-    box, bang = b.box()
-    const = b.const(5, box)
-    b.link(G.plain(F), src=(bang, 0), dst=(const, 0))
-    con = b.node(G.CON, None, 2, 1)
-    b.link(G.bang(F), src=(con, 0), dst=(bang, 0))
-    der = b.node(G.DER, None, 1, 1)
-    b.link(G.bang(F), src=(der, 0), dst=(con, 0))
-    weak = b.node(G.CON, None, 0, 1)
-    b.link(G.bang(F), src=(weak, 0), dst=(con, 1))
-    root = b.root(F, (der, 0))
+    b = state("""
+        root        -F->    D               : root
+        D           -!F->   C.0
+        C#weak      -!F->   C.1
+        C           -!F->   ![k]
+        ![k]        -F->    5[k]
+    """)
+    weak, con, der, root = b.nodes["C#weak"], b.nodes["C"], b.nodes["D"], b.links["root"]
     m = b.machine(root)
     collector = Collector(m)
     collector.collect()

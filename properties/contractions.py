@@ -4,9 +4,6 @@ copy.merge is exercised (it cannot fire from our translation: docs/RULES.md)."""
 
 from __future__ import annotations
 
-
-from goi.generators.graphs import split_graphs
-
 from .invariants import PER_TRANSITION
 from .registry import declare
 from .reference import reference_value
@@ -15,6 +12,8 @@ from .runner import Finding, run, show
 
 def _graphs(config):
     """A generated program as `term` and one of its graphs with split contractions as `graph`."""
+    from goi.generators.graphs import split_graphs
+
     return split_graphs(max_depth=config.max_depth).map(lambda case: {"term": case[0], "graph": case[2]})
 
 

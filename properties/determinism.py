@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-
 from goi.semantics.compare import isomorphic
 from goi.semantics.machine import RandomStrategy
 
@@ -13,8 +11,14 @@ from .registry import declare
 from .runner import Finding, run, show
 
 
-@declare("determinism", order=30, statement="Props. A.1, A.2, Cor. A.3",
-         examples=lambda config: programs_of(config, seed=st.integers(min_value=0, max_value=2**16)))
+def _programs_and_seeds(config):
+    """A generated program as `term` and a seed for the random strategy."""
+    from hypothesis import strategies as st
+
+    return programs_of(config, seed=st.integers(min_value=0, max_value=2**16))
+
+
+@declare("determinism", order=30, statement="Props. A.1, A.2, Cor. A.3", examples=_programs_and_seeds)
 def determinism(term, config, seed: int = 0):
     """Orders of ?-rewrites, strategies and name permutations give the same result."""
     _j, first, outcome = run(term, "determinism", config, checks=["determinism", "alpha"])

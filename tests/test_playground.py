@@ -13,6 +13,8 @@ import json
 import os
 import runpy
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import quote
@@ -73,9 +75,51 @@ def _wait(browser, script: str, value, timeout: float = WAIT, *args):
 
 
 def _open(browser, url: str) -> None:
+    """Load the page and wait until goi is ready in it; a worker that could not load goi
+    fails the test at once, with the page's message."""
     browser.get("about:blank")
     browser.get(url)
-    _wait(browser, "return document.body.dataset.goiReady", "1")
+    _wait(browser, "const boot = document.getElementById('boot');"
+          "return document.body.dataset.goiReady === '1' || boot.classList.contains('failed')", True)
+    boot = browser.execute_script("return document.getElementById('boot').textContent")
+    assert browser.execute_script("return document.body.dataset.goiReady") == "1", boot
+
+
+# What the worker runs (worker.mjs), under CPython with every module refused that the site
+# does not bundle (the standard library, lark and goi; pygraphviz stands for Graphviz in
+# WebAssembly).
+_BUNDLED_ONLY = """
+import importlib.abc, sys
+
+BUNDLED = set(sys.stdlib_module_names) | {"goi", "lark", "pygraphviz"}
+
+
+class NotBundled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] not in BUNDLED:
+            raise ImportError(f"the playground does not bundle {name}")
+        return None
+
+
+sys.meta_path.insert(0, NotBundled())
+from goi.reports import graphviz, playground
+
+assert playground.check("let f @ p = {1} in f p")["ok"]
+ran = playground.run("let f @ p = {1} in f (p + p)", {"checks": ["all"]})
+assert ran["ok"] and ran["summary"]["status"] == "final", ran
+assert playground.examples() and "<html" in playground.page()
+print("ok")
+"""
+
+
+def test_the_worker_needs_nothing_the_site_does_not_bundle():
+    """goi's part of the worker imports only what playground/requirements.txt and Pyodide's
+    standard library give (no Hypothesis, z3, networkx or Jinja): checked without a browser,
+    so that an import added anywhere under goi.reports fails here, not as a page that never
+    loads."""
+    pytest.importorskip("pygraphviz")
+    done = subprocess.run([sys.executable, "-c", _BUNDLED_ONLY], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
 
 
 def _runs(browser) -> int:

@@ -19,7 +19,7 @@ for package, folder in FOLDERS.items():
     packages.append(package)
     packages += [f"{package}.{sub}" for sub in find_packages(where=folder)]
 
-# Data packages (DATA): the example programs, so an installed `goi oracle` has its corpus too,
-# and the rule catalogue, so an installed `goi view` shows each rule's entry and source.
+# Data packages (DATA): the example programs, so an installed `goi oracle` has its corpus too.
+# (The rule catalogue is the rules' own docstrings: an installed `goi view` shows each entry.)
 
 setup(packages=packages + list(DATA), package_dir={**FOLDERS, **DATA})

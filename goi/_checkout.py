@@ -1,6 +1,6 @@
 """Running goi from a source checkout that was never installed (`python -c "import goi"` at
 the repository's root): the subpackages live in sibling folders (goi/layout.py), so a small
-finder maps `goi.semantics`, `goi.properties`, … and the data packages `goi.corpus`, `goi.docs` to them,
+finder maps `goi.semantics`, `goi.properties`, … and the data package `goi.corpus` to them,
 as an editable install does. Installed (a wheel, or `pip install -e .`), it does nothing."""
 
 from __future__ import annotations

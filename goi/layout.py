@@ -9,18 +9,17 @@ under the one import namespace `goi`. Read by setup.py (packaging) and by goi/__
     oracle/       -> goi.oracle       (oracle mode: other implementations against the machine)
     reports/      -> goi.reports      (soundness reports)
     tests/programs/ -> goi.corpus     (the example programs: data only, run first by goi oracle)
-    docs/           -> goi.docs       (data only: the rule catalogue RULES.md, which goi view shows)
 """
 
 FOLDERS = {"goi": "goi", "goi.semantics": "semantics", "goi.generators": "generators",
            "goi.properties": "properties", "goi.oracle": "oracle", "goi.reports": "reports"}
-DATA = {"goi.corpus": "tests/programs", "goi.docs": "docs"}  # data packages (their files: pyproject's package-data)
+DATA = {"goi.corpus": "tests/programs"}  # data packages (their files: pyproject's package-data)
 
 # The layers, from the bottom (CONTRIBUTING.md): a module imports only from its own layer and
 # those below (tests/test_layers.py). A module is in the layer of the longest prefix naming it.
 LAYERS = (
     ("goi.semantics",),  # the engine: syntax, types, graphs, rules, machine, checks
-    ("goi.files", "goi.catalogue", "goi.layout", "goi.version", "goi._checkout"),  # plain helpers
+    ("goi.files", "goi.layout", "goi.version", "goi._checkout"),  # plain helpers
     ("goi.execution",),  # the pipeline: text → judgement → graph → run
     ("goi.equivalence",),  # z3 on symbolic runs
     ("goi.api",),  # the facade of the above

@@ -216,12 +216,9 @@ def _packed(svg: str) -> str:
 
 def _rules_json(used: set, rules) -> dict:
     """The rules the run used (of its RuleSet `rules`): kind, summary, and their catalogue
-    entry and its source."""
-    from goi import catalogue
-
-    entries = catalogue.entries()
-    return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", ""),
-                   "entry": entries.get(r.id, ""), "source": catalogue.source(entries.get(r.id, ""))}
+    entry (the rule's docstring, as docs/RULES.md shows it) and its source."""
+    return {r.id: {"kind": r.kind, "summary": r.summary, "anchor": r.id.replace(".", ""), "entry": r.entry,
+                   "source": r.source}
             for r in rules.values() if r.id in used}
 
 

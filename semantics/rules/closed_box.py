@@ -67,13 +67,25 @@ def _dup_redex(m, box, y):
 
 @rewrite("copy.pass", flag="!", site="below", on=[G.APP, G.OP1], match=_pass_redex, changes_graph=False)
 def pass_into(m, box):
-    """Y is an @ or a $1 (not D, not C_k): lower the flag; the token enters the box."""
+    """Y is an @ or a $1 (not D, not C_k): lower the flag; the token enters the box.
+
+    Y is an `@` or a `$1` (not D, not C_k): the flag becomes □ and the token enters the box.
+    Source: [Fig] ("The two top-left rewrites, where Y ∉ {D, C_k}, change rewrite mode to pass
+    mode"); [Fact] part 2, case Z = !.
+    """
     m.token.flag = NONE_FLAG
 
 
 @rewrite("copy.c1", flag="!", site="below", on=[G.CON], match=_c1_redex)
 def remove_c1(m, box, con):
-    """Y = C_1: remove it, popping the box stack."""
+    """Y = C_1: remove it, popping the box stack.
+
+    Y = `C_1`, the token came through its input ℓ (top of the box stack). Result: `C_1` removed,
+    ℓ enters G's principal door; ℓ popped. Flag stays `!`. Source: [Fig] ("eliminates the
+    trivial contraction C_1, discarding the top element ℓ of the box stack"). When Y = C_1 sits
+    over another contraction, this rule (not `copy.merge`) applies: **our decision**; both give
+    the same graph.
+    """
     g = m.graph
     came = m.token.box_stack.pop()
     g.splice(came, con.outs[0])
@@ -82,7 +94,27 @@ def remove_c1(m, box, con):
 
 @rewrite("copy.merge", flag="!", site="below", on=[G.CON], match=_merge_redex)
 def merge(m, box, con):
-    """Y = C_n and the token came from a lower C_m: merge them into C_{n+m-1}, popping the box stack."""
+    """Y = C_n and the token came from a lower C_m: merge them into C_{n+m-1}, popping the box stack.
+
+    Y = `C_n` (n ≥ 2) and the popped link ℓ comes from a lower `C_m`. Result: one `C_{n+m−1}`
+    whose inputs are Y's with ℓ replaced by the lower node's inputs, in order (their links kept,
+    so box-stack entries stay valid). Flag stays `!`. Source: [Fig] ("combines contraction
+    nodes. It consumes the top element ℓ of the box stack").
+
+    *Reachability.* With our translation this rule never fires in a run from a translated
+    program (4000 generated programs up to depth 7: never): it needs the token to climb a
+    `C_m → C_n` chain, and no such chain is climbable. The translation makes one contraction
+    per variable and level, so no `C → C` edge; the only rules that create one are the joins of
+    `deep.contract`/`deep.project` and the copied structure of `deep.decouple`, whose inputs are
+    `?`-door outputs, which the token never passes, and those doors stay until deep rules have
+    removed the join (a `?`-door is only removed by absorption, when its output is a box).
+    The rule is kept, exactly as in the paper, because the paper's own translation (whose figure
+    is missing) may contract shared contexts at every binary node and so produce such chains;
+    it is exercised on a hand-built graph (`tests/test_rules.py::test_copy_merge`) and on
+    generated graphs whose contractions are split into chains (`generators/graphs.py`, property
+    `split_contractions`), which must behave exactly as the unsplit translation; its picture is
+    drawn from one of those.
+    """
     g = m.graph
     came = m.token.box_stack.pop()
     lower = came.src
@@ -94,7 +126,14 @@ def merge(m, box, con):
 
 @rewrite("copy.dup", flag="!", site="below", on=[G.CON], match=_dup_redex, feature="copying")
 def duplicate(m, box, con):
-    """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2."""
+    """Y = C_{n+1}, n ≥ 1, token from a non-C node Z: copy G for Z; the copies' ¿-doors meet at rotC_2.
+
+    Y = `C_{n+1}` (n ≥ 1) and the popped link ℓ comes from a node Z that is not a contraction.
+    Result: G is copied (names refreshed) for Z: ℓ enters the copy's principal door, Y becomes
+    `C_n`; each `¿`-door of G and its twin in the copy are joined by a new `rotC_2` (original
+    first). Token: at the copy's root, flag stays `!`. Source: [Fig] ("actually copies a
+    !-box. It consumes the top element ℓ of the box stack to detect the Z-node").
+    """
     g = m.graph
     nodes, _boxes = g.contents(box)
     m.reserve(G.weight(nodes) + 2 + len(box.doors), "copy.dup (a copy of a box)")
@@ -109,7 +148,15 @@ def duplicate(m, box, con):
 
 @rewrite("copy.der", flag="!", site="below", on=[G.DER], match=_der_redex)
 def dereliction(m, box, der):
-    """Y = D: remove D and G's principal and ¿-doors; G's content joins the level below; the token enters it."""
+    """Y = D: remove D and G's principal and ¿-doors; G's content joins the level below; the token enters it.
+
+    Y = `D`. Result: D, G's principal door and G's `¿`-doors are removed (each door's links
+    joined); G's content joins the level below; the token is at the joined link (D's input,
+    continuing into G's old root), flag □. Source: [Rec §7] (the first-row closed-box rules are the
+    !-phase pass rule and dereliction,
+    both ending with flag □); [Stab] case !
+    ("ℓ0 is the only input of the redex and it covers the whole redex").
+    """
     g = m.graph
     root = box.principal.outs[0]
     below = der.ins[0]

@@ -60,7 +60,14 @@ def _unfold_redex(m, op):
 
 @rewrite("rw.beta", flag="λ", site="token", on=[G.LAM], match=_beta_redex)
 def beta(m, lam, app):
-    """λ–@ elimination: the @'s input joins the λ's body, the argument box joins the bound variable."""
+    """λ–@ elimination: the @'s input joins the λ's body, the argument box joins the bound variable.
+
+    Flag λ, token at the body link of a λ whose input is the left output of an @. Redex: the
+    λ–@ pair. Result: both removed; @'s input link continues into the body (and keeps its
+    identity); the argument box's link continues from the bound variable's source. Token:
+    (Out(λ), ↑, λ, S, B) → (In(@), ↑, □, S, B). Source: [Fig] ("elimination of a λ-@ pair");
+    [Stab] case λ ("the rewrite yields the state ((G′,ℓ0),δ0)", ℓ0 = In(@)).
+    """
     g = m.graph
     below_app = app.ins[0]
     between = lam.ins[0]
@@ -75,7 +82,13 @@ def beta(m, lam, app):
 
 @rewrite("rw.op.fold", flag="$0", site="operation", on=[G.OP0], match=_fold_redex)
 def op_fold(m, op):
-    """$0 over two constant nodes: the three nodes become one constant, the value on the stack."""
+    """$0 over two constant nodes: the three nodes become one constant, the value on the stack.
+
+    Flag $0, token at the input of a `$0` both of whose outputs are constant nodes (scalar or
+    vector). Redex: the `$0` and the two constants. Result: one constant node holding the value
+    on top of the stack. Token: (In, ↓, $0, X:S, B) → (In, ↓, □, X:S, B). Source: [Fig];
+    [Stab] case $0.
+    """
     g = m.graph
     value = m.token.stack[-1]
     for out in op.outs:
@@ -93,13 +106,31 @@ def op_fold(m, op):
 
 @rewrite("rw.op.keep", flag="$0", site="operation", on=[G.OP0], match=_keep_redex, changes_graph=False)
 def op_keep(m, op):
-    """$0 whose operands are not both constant nodes (e.g. provisional): only lower the flag."""
+    """$0 whose operands are not both constant nodes (e.g. provisional): only lower the flag.
+
+    Flag $0, an operand is not a constant node (for example provisional: `rotD` is never a
+    constant node, so provisional constants are never folded away). Only the flag is lowered.
+    Source: [Fig] ("If the arguments are not constant-nodes then they are not rewritten out");
+    [Stab] ("rewrite transitions that do not change the underlying graph but discard the
+    rewriting flag $0").
+    """
     m.token.flag = NONE_FLAG
 
 
 @rewrite("rw.iter.unfold", flag="$1", site="operation", on=[G.OP1], match=_unfold_redex, feature="iterated operation")
 def iter_unfold(m, op, n):
-    """f $^L_a v unfolds at once to f(e_0) $ (f(e_1) $ (… $ (f(e_{n-1}) $ v))), f shared by one C_n."""
+    """f $^L_a v unfolds at once to f(e_0) $ (f(e_1) $ (… $ (f(e_{n-1}) $ v))), f shared by one C_n.
+
+    Flag $1(n), token at the input of a `$1` (`+^L_a` or `×^L_a`) whose left output is the
+    function box F. Result, all at once: `f(e_0) $ (f(e_1) $ (… $ (f(e_{n−1}) $ v)))` where `$`
+    is `+_a` (for `+^L`) or `×_a` (for `×^L`), each `f(e_i)` an `@` whose left is a `D` reaching
+    F through one shared `C_n` (a `C_0` when n = 0, where the result is just `v`), whose right is
+    a new box holding the basis vector `e_i` of size n, and `v` the old right operand. Token:
+    (In, ↑, $1(n), ★:S, B) → (In, ↑, □, ★:S, B). Source: [Fig] ("recursively (on the size of
+    the index n in the token data) unfolded"); **our decision** [Rec §4]: one rewrite unfolds the
+    whole fold, because [Stab] case $1 requires the rewrite to end with the position and data of
+    the pass before it, which a layer-by-layer unfolding (flag $1(k) states) would violate.
+    """
     g = m.graph
     level = op.box
     kind, name = op.data

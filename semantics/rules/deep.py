@@ -40,7 +40,16 @@ def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> lis
 
 @rewrite("deep.contract", flag="?", site="reachable", on=[G.CON], match=_deep_redex, feature="deep contraction")
 def contract(m, box, con):
-    """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n."""
+    """C_n over a box K: n copies of K, one per input; copies' doors joined by new C_n / rotC_n.
+
+    X = `C_n` (n > 0). Result: n copies of K (K itself on the first input, fresh copies on the
+    others); for each auxiliary door of K, the n copies' doors are joined by a new `C_n`
+    (`?`-doors) or `rotC_n` (`¿`-doors) whose output goes where K's door went; provisional
+    constants are shared, never copied. For n = 1 the join is the identity (**our decision**: a
+    `C_1`/`rotC_1` join would only be removed again; outcomes are unchanged). Source: [Fig]
+    ("contraction is also eliminated by replicating the graph H which handles it, while
+    refreshing all names in H which do not appear in T"); [Rec §5].
+    """
     g = m.graph
     k_bang = con.outs[0].dst
     k = k_bang.door_of
@@ -55,7 +64,15 @@ def contract(m, box, con):
 
 @rewrite("deep.project", flag="?", site="reachable", on=[G.PROJ], match=_deep_redex, feature="projection")
 def project(m, box, proj):
-    """P_n over a box K of V_a: n copies of K, copy i computing content • e_i into input i."""
+    """P_n over a box K of V_a: n copies of K, copy i computing content • e_i into input i.
+
+    X = `P_n` (n > 0) over a box K of type `!V_a`. Result: n copies of K; copy i computes
+    `•_a(content, e_i)` (a `$0` dot-product node over the copied content and a new basis-vector
+    constant `e_i`), has type `!F`, and enters P's input i; doors joined as in `deep.contract`.
+    Source: [Fig] ("Any graph H handling a vector value in a vector with n dimensions is
+    replicated n times … The projected value is computed by applying the dot product using the
+    corresponding standard base").
+    """
     g = m.graph
     k_bang = proj.outs[0].dst
     k = k_bang.door_of
@@ -121,7 +138,32 @@ def _next_on_path(link: G.Link) -> tuple[G.Node, int]:
 
 @rewrite("deep.decouple", flag="?", site="reachable", on=[G.ABD], match=_deep_redex, feature=DECOUPLING)
 def decouple(m, box, abd):
-    """A over a closed box H: f gets ![λ(P_n) → D → H'] (H made definitive), x gets ![q⃗]; name a becomes free."""
+    """A over a closed box H: f gets ![λ(P_n) → D → H'] (H made definitive), x gets ![q⃗]; name a becomes free.
+
+    X = `A_a` over a box H, which under call-by-value is closed (asserted). Result:
+    1. Follow every `¿`-door of H up through `rotC`-nodes and `¿`-doors of enclosing boxes to
+       the `¡`-constants reached: q_1 … q_n, distinct, **in the order of (p⃗)‡** (our decision:
+       until 2026-11-21 it was the order of discovery through H's doors, and the order of a box's
+       doors only records the order of absorptions — a set in the paper —, so two orders of the
+       same ?-rewrites decoupled the same model into vectors with permuted coordinates: equal
+       values, final states not isomorphic up to names, against Prop. "Determinism"; found by
+       the deep run, `tests/test_findings.py`). **Index invariant**: P's input i, component i
+       of the vector and the basis vector e_i all mean q_i.
+    2. A's second input (x) gets a new closed box holding the vector constant (q_1, …, q_n) of
+       the constants' current values, of type `V_a`.
+    3. A's first input (f) gets a new closed box `![λ → D → H′]`: the λ (type `V_a → T′`)
+       binds a new `P_n` (output `!V_a`); H′ is H moved inside, made definitive (`rotD→D`,
+       `rotC→C`, `¿→?`, `¡F→!F`, throughout H); H's former `¿`-doors feed P through a copy of the
+       provisional structure `G[C/rotC][ε/¿]`: only the `rotC` inputs on paths from H's doors,
+       each `rotC` copied as a `C` with those inputs, `¿`-doors of enclosing boxes dropped, the
+       path to q_i ending at P's input i.
+    4. The links that left H's `¿`-doors into the provisional structure now start at `rotC_0`
+       weakenings: the constants stay in place for every other user.
+    5. The A-node is deleted; the name a becomes free (v(a) = n).
+    Source: [Fig] (the decoupling paragraph; "(plus a dereliction (rotD) node)" read as `D`, a
+    typo [Rec §6]); [Prod] ("the sub-graph G … only consists of rotC-nodes and ¿-nodes");
+    Prop. "Safety of decoupling" (the shape of the decoupled function); [Rec §6].
+    """
     g = m.graph
     level = abd.box
     name = abd.data

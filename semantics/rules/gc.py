@@ -59,19 +59,42 @@ def _drop_weakening(g: G.Graph, weak: G.Node) -> None:
 
 @gc_rule("gc.con0", match=_con0_redex)
 def con0(m, weak):
-    """A C_0 entering a contraction C_{n+1}: drop that input (≻1)."""
+    """A C_0 entering a contraction C_{n+1}: drop that input (≻1).
+
+    ≻1: a `C_0` whose output enters a `C_{n+1}`: the `C_0` and that input go, `C_n` remains.
+    Source: [Rec §8]; Prop. "Garbage collection" (sketch).
+
+    *Reachability.* We have not seen this rule fire in a run from a translated program (the
+    example programs and 5,800 generated ones, with `--gc`): the translation's weakenings enter
+    λ-nodes, not contractions, and the boxes `gc.box` removed there were closed, with no
+    `?`-door to leave a `C_0` behind. Its picture is drawn from an example program whose
+    contractions were each given an extra weakening input (`generators/graphs.py`, `weaken`: the
+    inverse of this rule, a graph that behaves as before), where the collector removes them
+    (`tests/test_rules.py::test_weakened_contractions_are_collected`).
+    """
     _drop_weakening(m.graph, weak)
 
 
 @gc_rule("gc.pcon0", match=_pcon0_redex)
 def pcon0(m, weak):
-    """A rotC_0 entering a rotC_{n+1}: drop that input (≻2)."""
+    """A rotC_0 entering a rotC_{n+1}: drop that input (≻2).
+
+    ≻2: a `rotC_0` whose output enters a `rotC_{n+1}`: the `rotC_0` and that input go,
+    `rotC_n` remains. A `rotC_0` entering a `¿`-door or a `¡` is never removed: a later
+    decoupling still counts that constant. Source: [Rec §8].
+    """
     _drop_weakening(m.graph, weak)
 
 
 @gc_rule("gc.box", match=_box_redex, removes_box=True)
 def remove_box(m, x0, box):
-    """A box under a C_0/P_0: remove both; its ?-outputs start at C_0s, its ¿-outputs at rotC_0s (≻3)."""
+    """A box under a C_0/P_0: remove both; its ?-outputs start at C_0s, its ¿-outputs at rotC_0s (≻3).
+
+    ≻3: a box whose principal door hangs from an X0: the X0 and the box (content, nested boxes,
+    doors) go; each `?`-door's output now starts at a new `C_0`, each `¿`-door's output at a new
+    `rotC_0` (so the constants stay counted). No `¡`-constant is ever removed. Source: [Rec §8];
+    Prop. "Garbage collection".
+    """
     g = m.graph
     level = box.parent
     for door in box.doors:

@@ -93,7 +93,14 @@ def _close_redex(m, box):
 
 @rewrite("box.absorb", flag="?", site="door", on=[G.WHY], match=_absorb_redex)
 def absorb(m, box, door):
-    """A ?-door of G whose output is the principal door of a box K: K moves inside G, its doors get new doors of G."""
+    """A ?-door of G whose output is the principal door of a box K: K moves inside G, its doors get new doors of G.
+
+    A `?`-door d of G whose output enters the principal door of a box K. Result: K moves inside
+    G (where d was: d's inner link now enters K's principal door); each auxiliary door of K gets
+    a new door of G of the same kind on top, appended to G's doors. Token unchanged.
+    Source: [Fig] ("absorbs all other boxes H, one by one, to which it is directly connected";
+    closure creation).
+    """
     g = m.graph
     out = door.outs[0]
     k = out.dst.door_of
@@ -112,5 +119,9 @@ def absorb(m, box, door):
 
 @rewrite("box.close", flag="?", site="box", match=_close_redex, changes_graph=False, sets_flag="!")
 def close(m, box):
-    """G has no ?-door left: raise the flag !."""
+    """G has no ?-door left: raise the flag !.
+
+    G has no `?`-door left: the flag becomes `!`. Source: [Fig] ("After all the definitive
+    auxiliary doors of the !-box are eliminated, the flag changes from ? to !").
+    """
     m.token.flag = "!"

@@ -7,6 +7,7 @@ package, so that declaring a rule makes no import circle."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Optional
@@ -22,7 +23,9 @@ DECOUPLING = "decoupling"  # the feature of the decoupling rule, which tools loo
 @dataclass(frozen=True)
 class Rule:
     """One rule of the catalogue. `apply(machine, *redex)` is its effect; the rest says when
-    it applies and what it is."""
+    it applies and what it is. Its docstring is its catalogue entry: a summary line, then
+    the entry docs/RULES.md shows (what it rewrites, the token before and after, and its
+    source in the paper or "our decision" and why)."""
 
     id: str
     kind: str  # PASS, REWRITE (machine transitions) or GC (the collector's rules)
@@ -39,18 +42,32 @@ class Rule:
     sets_flag: Any = None  # the rewriting flag it raises, if any ("?" starts a ?-phase, "!" ends it)
     feature: str = ""  # the construct a run exercises when it fires (rule coverage)
     removes_box: bool = False  # gc: removes a box (the collector protects the token's boxes from it)
+    entry: str = ""  # the catalogue entry: the docstring after its summary line
 
     @property
     def is_pass(self) -> bool:
         return self.kind == PASS
+
+    @property
+    def source(self) -> str:
+        """The paragraph of the entry that gives the rule's source, from "Source:" on (or the
+        one that says "our decision"); "" if none does."""
+        for paragraph in self.entry.split("\n\n"):
+            flat = " ".join(paragraph.split())
+            at = flat.find("Source:")
+            if at >= 0:
+                return flat[at:]
+            if "our decision" in flat:
+                return flat
+        return ""
 
 
 def _declare(fn: Callable, rule_id: str, kind: str, **attributes) -> Callable:
     """The rule, made a value and kept on its function (`fn.rule`); a RuleSet collects it."""
     if kind not in KINDS:
         raise ValueError(f"rule {rule_id}: kind {kind!r} is not one of {KINDS}")
-    summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
-    fn.rule = Rule(rule_id, kind, fn, summary, **attributes)  # type: ignore[attr-defined]
+    summary, _, entry = inspect.cleandoc(fn.__doc__ or "").partition("\n\n")
+    fn.rule = Rule(rule_id, kind, fn, summary.split("\n")[0], entry=entry.strip(), **attributes)  # type: ignore[attr-defined]
     return fn
 
 

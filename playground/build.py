@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -96,11 +95,11 @@ def page(out: Path) -> None:
     from goi.semantics.checks import registry
 
     index = (HERE / "src" / "index.html").read_text(encoding="utf-8")
-    for part, markup in (("nav", view.NAV), ("pane", view.PANE), ("side", view.SIDE)):
-        index = index.replace(f"<!-- goi:{part} -->", markup)
+    for part in ("nav", "pane", "side"):
+        index = index.replace(f"<!-- goi:{part} -->", view.stepper(f"{part}.html"))
     (out / "index.html").write_text(index, encoding="utf-8")
-    (out / "view.js").write_text(view.SCRIPT, encoding="utf-8")
-    (out / "view.css").write_text(view.STYLE, encoding="utf-8")
+    for name in ("view.js", "view.css"):
+        (out / name).write_text(view.stepper(name), encoding="utf-8")
     for name in ("playground.js", "playground.css", "worker.mjs"):
         shutil.copy2(HERE / "src" / name, out / name)
     defaults = {name: default for name, (_kind, default) in playground.OPTIONS.items()}

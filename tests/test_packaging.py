@@ -46,6 +46,8 @@ def test_the_wheel_holds_one_top_level_package_with_every_subpackage(wheel):
         for module in folder.rglob("*.py"):
             assert f"goi/{module.relative_to(ROOT)}" in names, module
     assert {"goi/py.typed", "goi/semantics/grammar.lark", "goi/__main__.py"} <= set(names)
+    templates = {f"goi/{p.relative_to(ROOT)}" for p in (ROOT / "reports" / "templates").rglob("*") if p.is_file()}
+    assert "goi/reports/templates/stepper/view.js" in templates and templates <= set(names)  # the pages' templates
     corpus = {f"goi/corpus/{p.relative_to(ROOT / 'tests/programs')}" for p in (ROOT / "tests/programs").glob("*/*.goi")}
     assert corpus and corpus <= set(names)  # goi oracle's example programs ship as data
     assert not any(n.startswith("goi/docs/") for n in names)  # the rule catalogue is the rules' docstrings

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Optional
 
-from goi.semantics.dot import ROOT, Placement, dot_lines, ends
+from goi.semantics.dot import ROOT, Placement, dot_lines, ends, removed
 from goi.semantics.dot import name as node_name
 
 from .graphviz import lay_out
@@ -66,7 +66,8 @@ class StableLayout:
         anew (False: every node that was in the previous picture kept its place)."""
         # in id order everywhere (the graph holds sets): the same run, the same pictures
         links = sorted(ends(link) for link in graph.links)
-        names = [node_name(n) for n in sorted(graph.nodes, key=_ID)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
+        names = ([node_name(n) for n in sorted(graph.nodes, key=_ID)] + [ROOT] + [dst for _src, dst in links if dst.startswith("out")]
+                 + [node_name(n) for n in removed(graph)])
         alive = set(names)
         self.positions = {n: p for n, p in self.positions.items() if n in alive}
         self.placed &= alive

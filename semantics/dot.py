@@ -55,6 +55,14 @@ def ends(link: G.Link) -> tuple[str, str]:
     return (ROOT if link.src is None else name(link.src), f"out{link.id}" if link.dst is None else name(link.dst))
 
 
+def removed(graph: G.Graph) -> list[G.Node]:
+    """The nodes a link still joins that are no longer in the graph, by id: none in a
+    well-formed graph; a broken rule (a variant's, a mutant's) can leave them, and the `form`
+    check reports it. They are drawn, marked, so the picture of a violation shows them."""
+    return sorted({n for link in graph.links for n in (link.src, link.dst) if n is not None and n not in graph.nodes},
+                  key=lambda n: n.id)
+
+
 def _pos(place: Optional[Placement], name: str) -> str:
     if place is None:
         return ""
@@ -159,6 +167,9 @@ def dot_lines(graph: G.Graph, machine=None, title: str = "", place: Optional[Pla
         yield f'  corner0 [shape=point width=0 height=0 style=invis pos="{x0:.2f},{y0:.2f}"]; corner1 [shape=point width=0 height=0 style=invis pos="{x1:.2f},{y1:.2f}"];'
     yield from _box_lines(graph, place)
     yield f'  {ROOT} [shape=point{_pos(place, ROOT)}];'
+    for node in removed(graph):
+        yield (f'  {name(node)} [label="{_escape(G.label(node))} (not in the graph)" shape=box style=dashed '
+               f'color=red fontcolor=red{_pos(place, name(node))}];')
     for link in sorted(graph.links, key=lambda l: l.id):
         src, dst = ends(link)
         if link.dst is None:

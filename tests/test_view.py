@@ -148,6 +148,26 @@ def test_a_violation_opens_at_its_step_in_a_real_browser(capsys, tmp_path, drive
     assert driver.find_element("id", "check-stability").text == "stability: held"  # its initial look
 
 
+def test_an_ill_formed_graph_is_drawn_with_what_it_lost_marked(capfd, tmp_path):
+    """A broken rule can leave a link joined to a node no longer in the graph (the form check
+    reports it): the picture draws that node, marked, instead of handing Graphviz a node it
+    has no place for (which printed "node n33 ... has no position" on standard error)."""
+    import base64
+    import gzip
+    import re
+
+    from goi.semantics.rules import DEFAULT, using
+
+    out = tmp_path / "broken.html"
+    # the paper keeps an operation on a provisional constant; folding it loses the ¡'s node
+    with using(DEFAULT.replace("rw.op.keep", apply=DEFAULT["rw.op.fold"].apply)):
+        assert main(["view", "--check", "form", "-o", str(out), "-e", "let f @ p = {1} + 2 in f p"]) == exitcodes.STUCK
+    assert "has no position" not in capfd.readouterr().err
+    frames = [gzip.decompress(base64.b64decode(packed)).decode("utf-8")
+              for packed in re.findall(r'id="frame-\d+">([^<]*)<', out.read_text(encoding="utf-8"))]
+    assert "not in the graph" in frames[-1] and "not in the graph" not in frames[0]
+
+
 def test_nodes_glide_only_where_graphviz_laid_the_graph_out_anew_in_a_real_browser(capsys, tmp_path, driver):
     """Between two pictures whose nodes kept their place nothing glides; where dot laid the
     graph out anew the surviving nodes glide to their new places; the page says which."""

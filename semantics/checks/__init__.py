@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Iterable, Optional
 
@@ -22,7 +23,7 @@ from .base import MODES, Check, GraphCheck, InvariantViolation, Policy, changes_
 from .monitor import Monitor
 
 
-class CheckSet:
+class CheckSet(Mapping):
     """The checks as a value: check classes by name, in the order of `all` (their `order`).
     Immutable: a variant is a new CheckSet (`replace`, `add`, `remove`), which a run is given
     (`goi.run(..., checks=[...], check_set=...)`)."""
@@ -46,11 +47,9 @@ class CheckSet:
         return cls(value for module in modules for value in vars(module).values()
                    if isinstance(value, type) and vars(value).get("declared") and value.__module__ == module.__name__)
 
+    # the checks, as a read-only mapping by name (Mapping gives get, keys, items, values, in)
     def __getitem__(self, name: str) -> type:
         return self._checks[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._checks
 
     def __iter__(self):
         return iter(self._checks)
@@ -58,11 +57,8 @@ class CheckSet:
     def __len__(self) -> int:
         return len(self._checks)
 
-    def items(self):
-        return self._checks.items()
-
-    def values(self):
-        return self._checks.values()
+    __eq__ = object.__eq__  # a value with its own identity, as a RuleSet
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return f"CheckSet({', '.join(self._checks)})"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Optional
@@ -126,7 +127,7 @@ def flag_key(flag):
     return flag[0] if isinstance(flag, tuple) else flag
 
 
-class RuleSet:
+class RuleSet(Mapping):
     """A semantics' rules as a value, in the style of a PLT Redex reduction relation: the
     rules in declaration order (which orders the matches of one site), each flag's site
     function, and the dispatch tables built from them once. Immutable: a variant is a new
@@ -188,12 +189,9 @@ class RuleSet:
                     site_functions[flag] = (value, many)
         return cls(rules, site_functions)
 
-    # ---- the rules, as a read-only mapping by ID
+    # ---- the rules, as a read-only mapping by ID (Mapping gives get, keys, items, values, in)
     def __getitem__(self, rule_id: str) -> Rule:
         return self._rules[rule_id]
-
-    def __contains__(self, rule_id: object) -> bool:
-        return rule_id in self._rules
 
     def __iter__(self):
         return iter(self._rules)
@@ -201,17 +199,8 @@ class RuleSet:
     def __len__(self) -> int:
         return len(self._rules)
 
-    def get(self, rule_id, default=None):
-        return self._rules.get(rule_id, default)
-
-    def items(self):
-        return self._table.items()
-
-    def values(self):
-        return self._table.values()
-
-    def keys(self):
-        return self._table.keys()
+    __eq__ = object.__eq__  # a value with its own identity: a rule set equals only itself
+    __hash__ = object.__hash__
 
     @property
     def lookup(self):

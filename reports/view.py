@@ -59,14 +59,14 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     `max_frames` pictures are spread over the run's graph changes; the final state and each
     decoupling have one besides. `progress(step, pictures)` is called as the run goes (the
     browser playground shows it)."""
-    from goi import execution as api
+    from goi.execution import prepare
     from goi.semantics import show
     from goi.semantics.machine import source_span
     from goi.semantics.rules import DECOUPLING
 
     from .stable_layout import StableLayout
 
-    execution = api.prepare(program, **options)
+    execution = prepare(program, **options)
     machine = execution.machine
     rec = Recording(execution.judgement.source)
     seen = {"drawn": None, "asked": machine.graph.version}  # graph versions: of the last picture, of the last step
@@ -180,10 +180,10 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
 def graph_changes(program, max_steps: int, max_recorded_steps: int, options: dict) -> int:
     """How many transitions change the graph among the first `max_recorded_steps` of the run
     (a run of its own, unwatched by the checks: the picture budget is spread over them)."""
-    from goi import execution as api
+    from goi.execution import prepare
 
     quiet = {k: v for k, v in options.items() if k not in ("checks", "check_mode")}
-    execution = api.prepare(program, **quiet)
+    execution = prepare(program, **quiet)
     machine = execution.machine
     seen = {"version": machine.graph.version, "changes": 0}
 

@@ -116,7 +116,7 @@ class Machine:
         self.graph = graph
         self.rules = rules if rules is not None else in_use()
         # what every transition asks of the rule set, looked up once
-        self._rule = self.rules.lookup  # rule id -> Rule
+        self._by_id = self.rules.by_id  # rule id -> Rule
         self._pass_candidate, self._redexes = self.rules.pass_candidate, self.rules.redexes
         self.field = field_ or RationalField()
         self.strategy = strategy or FirstStrategy()
@@ -166,12 +166,12 @@ class Machine:
         for observer in self.before:
             observer(self, rule_id, redex)
         if span is None:
-            self._rule(rule_id).apply(self, *redex)
+            self._by_id[rule_id].apply(self, *redex)
         else:
             graph = self.graph
             graph.span = span
             try:
-                self._rule(rule_id).apply(self, *redex)
+                self._by_id[rule_id].apply(self, *redex)
             finally:
                 graph.span = None
         self.steps += 1

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional, Sequence, Union
 
-from goi import execution as api
+from goi import execution
 from goi.semantics.symbolic import Expr, SymbolicField, evaluate_all, show
 from goi.semantics.types import F
 
@@ -55,7 +55,7 @@ class Inconsistency(AssertionError):
 class SymbolicRun:
     """One program run on the symbolic field."""
 
-    judgement: api.Judgement
+    judgement: execution.Judgement
     status: str  # final | undefined | budget | stuck
     value: object  # an Expr (type F), a tuple of them, "λ", or None
     denominators: tuple[Expr, ...]
@@ -86,25 +86,25 @@ class SymbolicRun:
         return str(self.value)
 
 
-def symbolic_run(program: api.Program, *, division: str = "total", max_steps: int = api.DEFAULT_MAX_STEPS,
-                 max_nodes: int = api.DEFAULT_MAX_NODES, stop: Optional[Callable[[], Optional[str]]] = None) -> SymbolicRun:
+def symbolic_run(program: execution.Program, *, division: str = "total", max_steps: int = execution.DEFAULT_MAX_STEPS,
+                 max_nodes: int = execution.DEFAULT_MAX_NODES, stop: Optional[Callable[[], Optional[str]]] = None) -> SymbolicRun:
     """Run a closed program on the symbolic field: its value as an expression over q0 … q(n-1),
     the values of its provisional constants in p⃗ order. (`stop` as for Machine.run.)"""
     symbolic = SymbolicField(division)
-    execution = api.prepare(program, field=symbolic, division=division, max_nodes=max_nodes)
-    outcome = execution.machine.run(max_steps, stop=stop)
+    prepared = execution.prepare(program, field=symbolic, division=division, max_nodes=max_nodes)
+    outcome = prepared.machine.run(max_steps, stop=stop)
     value = outcome.value
     if outcome.status == "final" and not isinstance(value, (Expr, tuple)):
         value = "λ"
-    return SymbolicRun(execution.judgement, outcome.status, value if outcome.status == "final" else None,
+    return SymbolicRun(prepared.judgement, outcome.status, value if outcome.status == "final" else None,
                        tuple(symbolic.denominators), outcome.steps, symbolic.nodes, outcome.reason, outcome.limit)
 
 
-def exact_outcome(program: api.Program, point: Sequence[Fraction], division: str,
+def exact_outcome(program: execution.Program, point: Sequence[Fraction], division: str,
                   stop: Optional[Callable[[], Optional[str]]] = None) -> tuple[str, Optional[Outcome]]:
     """The exact machine's outcome with params = point: ("final"/"undefined", value) or
     (other status, None)."""
-    result = api.prepare(program, params=point, division=division).run(stop=stop)
+    result = execution.prepare(program, params=point, division=division).run(stop=stop)
     if result.status == "final":
         assert isinstance(result.value, Fraction)
         return "final", result.value
@@ -227,16 +227,16 @@ def _replay(program0, program1, run0: SymbolicRun, run1: SymbolicRun, sigma: Seq
     return exact0, exact1
 
 
-def program_equivalence(program0: api.Program, program1: api.Program, *, division: str = "total", timeout: float = 10.0,
-                        max_permutations: int = 720, max_steps: int = api.DEFAULT_MAX_STEPS,
-                        max_nodes: int = api.DEFAULT_MAX_NODES, deadline: Optional[Deadline] = None) -> Verdict:
+def program_equivalence(program0: execution.Program, program1: execution.Program, *, division: str = "total", timeout: float = 10.0,
+                        max_permutations: int = 720, max_steps: int = execution.DEFAULT_MAX_STEPS,
+                        max_nodes: int = execution.DEFAULT_MAX_NODES, deadline: Optional[Deadline] = None) -> Verdict:
     """Decide Def. "Program equivalence" for two closed programs (module docstring).
     `timeout` bounds the whole decision: both symbolic runs, every z3 query (in time and in
     z3's resource units), the minimisation of witnesses and their exact replays; or
     `deadline`, shared with a caller deciding more than one pair (goi equiv --terms)."""
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    j0, j1 = api.judge(program0), api.judge(program1)
+    j0, j1 = execution.judge(program0), execution.judge(program1)
     verdict = Verdict(UNKNOWN, "", division, (tuple(j0.params), tuple(j1.params)))
 
     def done(kind: str, reason: str) -> Verdict:

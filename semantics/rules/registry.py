@@ -18,6 +18,7 @@ from ..token import NONE_FLAG, UP
 
 PASS, REWRITE, GC = "pass", "rewrite", "gc"
 KINDS = (PASS, REWRITE, GC)
+_EMPTY: MappingProxyType = MappingProxyType({})  # a flag or a site no rule is declared at
 DECOUPLING = "decoupling"  # the feature of the decoupling rule, which tools look for (goi run --dot, coverage)
 
 
@@ -203,10 +204,11 @@ class RuleSet(Mapping):
     __hash__ = object.__hash__
 
     @property
-    def lookup(self):
-        """rule id -> Rule as a function (the inner table's own lookup: what the machine asks
-        at every transition, at no more than a dict's cost)."""
-        return self._rules.__getitem__
+    def by_id(self) -> dict:
+        """The rules by ID as the plain dict inside, which the machine subscripts at every
+        transition (a view or a method call would cost it more): never changed by the rule
+        set, and not to be changed by its reader (a variant is a new RuleSet)."""
+        return self._rules
 
     @property
     def table(self):
@@ -270,20 +272,20 @@ class RuleSet(Mapping):
         if declared is None:
             return []
         site_fn, many = declared
-        by_site, registry = self._by_site.get(key, {}), self._rules
+        by_site, registry = self._by_site.get(key, _EMPTY), self._rules
         if not many:  # one place, rules that exclude each other: the first match is the transition
             found_place = site_fn(machine)
             if found_place is None:
                 return []
             site, kind, place = found_place
-            for rule_id in by_site.get(site, {}).get(kind, ()):
+            for rule_id in by_site.get(site, _EMPTY).get(kind, ()):
                 redex = registry[rule_id].match(machine, *place)
                 if redex is not None:
                     return [(rule_id, redex)]
             return []
         found: list[tuple[str, tuple]] = []
         for site, kind, place in site_fn(machine):
-            ids = by_site.get(site, {}).get(kind)
+            ids = by_site.get(site, _EMPTY).get(kind)
             if ids is None:
                 continue
             for rule_id in ids:

@@ -204,11 +204,11 @@ def test_validity_catches_an_answer_of_the_wrong_type():
 
 def beta_pushes_a_stray_box_stack_entry(m, lam, app):
     """Mutant of rw.beta: the rewrite also leaves its input link on the box stack."""
-    REGISTRY_BETA(m, lam, app)
+    DEFAULT_BETA(m, lam, app)
     m.token.box_stack.append(m.token.position)
 
 
-REGISTRY_BETA = DEFAULT["rw.beta"].apply
+DEFAULT_BETA = DEFAULT["rw.beta"].apply
 
 
 def test_stability_catches_a_state_no_stable_execution_reaches():

@@ -135,7 +135,7 @@ def test_a_variant_rule_set_leaves_the_default_alone():
     with pytest.raises(AttributeError):
         DEFAULT._rules = {}  # a RuleSet is immutable
     with pytest.raises(TypeError):
-        DEFAULT.table["rw.beta"] = None  # and so is its table
+        DEFAULT["rw.beta"] = None  # and so is the mapping of its rules
     from goi.semantics.checks import DEFAULT_CHECKS
 
     assert "gc" not in DEFAULT_CHECKS.remove("gc") and "gc" in DEFAULT_CHECKS

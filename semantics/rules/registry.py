@@ -139,7 +139,7 @@ class RuleSet(Mapping):
         Machine(graph, rules=variant)
     """
 
-    __slots__ = ("_rules", "_table", "_sites", "_passes", "_by_site")
+    __slots__ = ("_rules", "_sites", "_passes", "_by_site")
 
     def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
         ordered: dict[str, Rule] = {}
@@ -149,9 +149,8 @@ class RuleSet(Mapping):
             ordered[rule.id] = rule
         setattr_ = object.__setattr__  # a RuleSet is immutable: set here once
         # plain dicts inside (the dispatch reads them at every step), never changed after
-        # this; outside, read-only views
+        # this; outside, the Mapping's read-only methods and views
         setattr_(self, "_rules", ordered)
-        setattr_(self, "_table", MappingProxyType(ordered))
         setattr_(self, "_sites", dict(site_functions or {}))  # flag -> (site function, many)
         # passes: (node kind, direction, port) -> [(guard, rule id)]; port is "in" for any
         # input, "var" for a λ's bound-variable link, 0/1 for outputs
@@ -209,11 +208,6 @@ class RuleSet(Mapping):
         transition (a view or a method call would cost it more): never changed by the rule
         set, and not to be changed by its reader (a variant is a new RuleSet)."""
         return self._rules
-
-    @property
-    def table(self):
-        """The rules by ID, read-only (a mapping the machine looks its transitions up in)."""
-        return self._table
 
     @property
     def site_functions(self):

@@ -274,16 +274,23 @@ G_TWO_DOORS = """
 """
 
 
+def closed_box_over(y: str, box: str = "g", label: str = "pos", value: int = 1) -> str:
+    """The lines of a closed box ![rotD → ¿] over ¡ `value`, whose principal door hangs from
+    y; its root link is labelled `label` (none if None)."""
+    named = f": {label}" if label else ""
+    return f"""
+        {y}             -!F->   ![{box}]
+        ![{box}]        -F->    rotD[{box}]     {named}
+        rotD[{box}]     -¡->    ¿[{box}]
+        ¿[{box}]        -¡->    ¡
+        ¡               -F->    {value}
+    """
+
+
 def test_box_absorb():
     # G's ?-door enters K = ![rotD → ¿], whose ¿ reaches ¡ 7: K moves into G, its ¿-door
     # gets a ¿-door of G on top.
-    before = state(G_ONE_DOOR + """
-        ?[g]        -!F->   ![k]
-        ![k]        -F->    rotD[k]
-        rotD[k]     -¡->    ¿[k]
-        ¿[k]        -¡->    ¡
-        ¡           -F->    7
-    """)
+    before = state(G_ONE_DOOR + closed_box_over("?[g]", box="k", label=None, value=7))
     after = state("""
         box k in g
         root        -F->    D
@@ -338,12 +345,7 @@ def test_deep_contract_joins_the_copies_doors():
         ?[g]        -!F->   C.0
         _           -F->    D#2
         D#2         -!F->   C.1
-        C           -!F->   ![k]
-        ![k]        -F->    rotD[k]
-        rotD[k]     -¡->    ¿[k]
-        ¿[k]        -¡->    ¡
-        ¡           -F->    1
-    """)
+    """ + closed_box_over("C", box="k", label=None))
     after = state(G_ONE_DOOR + """
         ?[g]        -!F->   ![k1]
         ![k1]       -F->    rotD[k1]
@@ -390,12 +392,7 @@ def test_deep_decouple():
     before = state(G_ONE_DOOR + """
         ?[g]        -!(V_a→F)->   A_a.0
         C           -!V_a->       A_a.1
-        A_a         -!F->         ![h]
-        ![h]        -F->          rotD[h]
-        rotD[h]     -¡->          ¿[h]
-        ¿[h]        -¡->          ¡
-        ¡           -F->          7
-    """)
+    """ + closed_box_over("A_a", box="h", label=None, value=7))
     # f: ![λ(P_1) → D → ![D → ?]], the ?-door (ex-¿) feeding P_1's input; x: ![(7)_a] on the
     # weakening; the constant stays, behind a rotC_0.
     after = state(G_ONE_DOOR + """
@@ -415,17 +412,6 @@ def test_deep_decouple():
     """)
     m = before.machine(before.links["pos"], UP, "?", [STAR])
     check(m, "deep.decouple", after, after.links["pos"], UP, "?", [STAR])
-
-
-def closed_box_over(y: str, box: str = "g", label: str = "pos") -> str:
-    """The lines of a closed box G = ![rotD → ¿] over ¡ 1, whose principal door hangs from y."""
-    return f"""
-        {y}             -!F->   ![{box}]
-        ![{box}]        -F->    rotD[{box}]     : {label}
-        rotD[{box}]     -¡->    ¿[{box}]
-        ¿[{box}]        -¡->    ¡
-        ¡               -F->    1
-    """
 
 
 def test_copy_pass():

@@ -46,11 +46,16 @@ def rules_table() -> str:
     return "\n".join(rows)
 
 
+def _module(rule) -> str:
+    """The name of the rule module (semantics/rules/) that declares `rule`."""
+    return rule.apply.__module__.rsplit(".", 1)[-1]
+
+
 def rule_modules() -> list[str]:
-    """The rule modules (semantics/rules/), in the order of declaration."""
+    """The rule modules, in the order of declaration."""
     from .semantics.rules import load_all
 
-    return list(dict.fromkeys(r.apply.__module__.rsplit(".", 1)[-1] for r in load_all().values()))
+    return list(dict.fromkeys(_module(r) for r in load_all().values()))
 
 
 def rule_entries(module: str) -> str:
@@ -58,8 +63,7 @@ def rule_entries(module: str) -> str:
     summary line — in the order of declaration, under headings that goi view links to."""
     from .semantics.rules import load_all
 
-    return "\n".join(f"### `{r.id}`\n{r.entry}\n" for r in load_all().values()
-                     if r.apply.__module__.rsplit(".", 1)[-1] == module)
+    return "\n".join(f"### `{r.id}`\n{r.entry}\n" for r in load_all().values() if _module(r) == module)
 
 
 def checks_table() -> str:

@@ -39,6 +39,7 @@ from functools import lru_cache
 from typing import Iterator, Optional
 
 from goi.semantics import syntax as S
+from goi.semantics.errors import BudgetError
 from goi.semantics.types import Arrow, F, Type, Vec
 
 FF = Arrow(F, F)
@@ -83,37 +84,78 @@ def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
             yield (first,) + rest
 
 
-class Enumeration:
-    """The programs of one Space, by size (module docstring)."""
+MAX_TABLE = 250_000  # counts kept (context, type, size): past this, counting stops (TooLarge)
 
-    def __init__(self, space: Space = Space()):
+
+class TooLarge(BudgetError):
+    """Counting would take more than the enumeration's table budget: the size is beyond what
+    can be listed (or even counted) here."""
+
+    def __init__(self, message: str):
+        super().__init__(message, limit="enumeration")
+
+
+def _whole(name: str, value, least: int = 0) -> int:
+    """A whole number argument of the API, checked (a clear TypeError or ValueError)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number (int), not {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be ≥ {least}, not {value}")
+    return value
+
+
+class Enumeration:
+    """The programs of one Space, by size (module docstring). Counting is bounded: a size
+    whose count needs more than `max_table` table entries raises TooLarge at once (with the
+    default space, sizes up to 15 are counted; size 15 has 120,240,712,289,227 programs)."""
+
+    def __init__(self, space: Space = Space(), max_table: int = MAX_TABLE):
+        if not isinstance(space, Space):
+            raise TypeError(f"space must be a goi.enumerate.Space, not {type(space).__name__}")
         self.space = space
+        self.max_table = _whole("max_table", max_table, 1)
+        self._entries = 0
         self._count = lru_cache(maxsize=None)(self._count_uncached)
 
     # ---- the public face --------------------------------------------------------------
     def count(self, n: int) -> int:
-        """How many closed programs of type F have size n."""
-        return self._count((), (), F, n) if n >= 1 else 0
+        """How many closed programs of type F have size n (TooLarge past the table budget)."""
+        _whole("n", n)
+        if n < 1:
+            return 0
+        if n <= self.max_table:
+            try:
+                return self._count((), (), F, n)
+            except TooLarge:
+                pass
+        raise TooLarge(f"size {n} is beyond reach: counting its programs takes more than the enumeration's "
+                       f"table budget ({self.max_table:,} entries)")
 
     def count_upto(self, n: int) -> int:
-        return sum(self.count(k) for k in range(1, n + 1))
+        return sum(self.count(k) for k in range(1, _whole("n", n) + 1))
 
     def program(self, n: int, i: int) -> S.Term:
         """The i-th closed program of type F of size n (0 ≤ i < count(n))."""
         total = self.count(n)
-        if not 0 <= i < total:
-            raise IndexError(f"there are {total} programs of size {n}; no program {i}")
+        _whole("i", i)
+        if not i < total:
+            raise IndexError(f"no program {i} of size {n}: there are {total:,}")
         return self._unrank((), (), F, n, i)
 
     def programs(self, n: int, start: int = 0, stop: Optional[int] = None) -> Iterator[S.Term]:
         """The programs of size n with index in [start, stop), in index order."""
-        stop = self.count(n) if stop is None else min(stop, self.count(n))
+        total = self.count(n)
+        _whole("start", start)
+        stop = total if stop is None else min(_whole("stop", stop), total)
+        return self._programs(n, start, stop)
+
+    def _programs(self, n: int, start: int, stop: int) -> Iterator[S.Term]:
         for i in range(start, stop):
             yield self._unrank((), (), F, n, i)
 
     def count_terms(self, context: Context, type_: Type, n: int) -> int:
         """How many terms t of size n with context ⊢ t : type_ (context: ((name, type), …))."""
-        return self._count(tuple(context), (), type_, n) if n >= 1 else 0
+        return self._count(tuple(context), (), type_, _whole("n", n)) if n >= 1 else 0
 
     def terms(self, context: Context, type_: Type, n: int) -> Iterator[S.Term]:
         """Every term t of size n with context ⊢ t : type_, in index order (open terms: the
@@ -180,6 +222,10 @@ class Enumeration:
 
 
     def _count_uncached(self, ctx: Context, names: Names, t: Type, n: int) -> int:
+        self._entries += 1
+        if self._entries > self.max_table:
+            self._entries -= 1
+            raise TooLarge(f"terms of size {n}: beyond the table budget ({self.max_table:,} entries)")
         total = 0
         for _build, children in self._shapes(ctx, names, t, n):
             if not children:

@@ -76,6 +76,7 @@ class OracleConfig:
     cluster: Optional[str] = None  # exhaustive or shards: run the shards on Dask (properties/campaign.py)
     checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
     resume: bool = False  # skip the shards the checkpoint has
+    max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
 
     @property
     def all_fragments(self) -> frozenset:

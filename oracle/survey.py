@@ -56,7 +56,7 @@ from .sessions import Session
 
 from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, MAX_BUCKETS, MORE_MEMBERS, SCHEDULE,
                     UNSIGNED_NOTATIONS, Case, OracleConfig, OracleFailure, Report, Shrunk)
-from .classification import ACCEPTS_INVALID, AGREE, CLASSES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
+from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
 
 def same(expected, got, tolerance: Optional[Fraction]) -> bool:
@@ -88,8 +88,10 @@ def ill_typed(draw, max_depth: int, **fragment):
 
 
 class Oracle:
-    def __init__(self, config: OracleConfig, progress: Optional[Callable[[str, int, int], None]] = None):
+    def __init__(self, config: OracleConfig, progress: Optional[Callable[[str, int, int], None]] = None,
+                 warn: Optional[Callable[[str], None]] = None):
         self.config = config
+        self.warn = warn  # a campaign's plan and its checkpoint's warnings (standard error)
         self.cache: dict[str, Case] = {}
         self.calls = 0
         self.progress = progress
@@ -544,24 +546,23 @@ class Oracle:
 
         from goi.generators.enumerate import Enumeration
 
-        from goi.properties.campaign import CampaignProgress, Checkpoint, default_cluster, exhaustive_shards, run_campaign, space_fields
+        from goi.properties.campaign import (Campaign, default_cluster, exhaustive_counts, exhaustive_shards,
+                                             sample_of, space_fields)
 
         c = self.config
         space = self.space()
         enumeration = Enumeration(space)
-        shards = exhaustive_shards({n: enumeration.count(n) for n in range(1, c.exhaustive + 1)})
+        shards = exhaustive_shards(exhaustive_counts(enumeration, c.exhaustive, c.max_campaign))
         work = OracleWork(replace(c, exhaustive=None, cluster=None, checkpoint=None, database=None, corpus=False,
                                   printer=None), dataclasses.asdict(space)) if c.printer is None else None
         if work is None:
             raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
-        checkpoint = None
-        if c.checkpoint is not None:
-            checkpoint = Checkpoint(c.checkpoint, {"command": "oracle", "implementation": c.command,
-                                                   "notation": c.notation, "fragments": sorted(c.all_fragments),
-                                                   "bound": c.exhaustive, "space": space_fields(space)})
-        total = enumeration.count_upto(c.exhaustive)
-        results = run_campaign(shards, work, cluster=default_cluster(c.cluster, total), checkpoint=checkpoint,
-                               resume=c.resume, progress=CampaignProgress("oracle exhaustive", total))
+        total = sum(s.stop - s.start for s in shards)
+        results = Campaign("oracle exhaustive", shards, work, total,
+                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                            "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
+                           cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
+                           limit=c.max_campaign, sample=sample_of(shards), warn=self.warn).run()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:
@@ -575,7 +576,7 @@ class Oracle:
                 if f["signature"] not in firsts or key < firsts[f["signature"]][0]:
                     firsts[f["signature"]] = (key, f)
         report.programs = sum(report.counts.values())
-        report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": enumeration.count_upto(c.exhaustive),
+        report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": total,
                              "shards": len(shards)}
         order = sorted(firsts, key=lambda sig: firsts[sig][0])
         for sig in order:
@@ -590,23 +591,23 @@ class Oracle:
         first drawn) reduced once, here (oracle/reduction.py), keeping its signature."""
         import math
 
-        from goi.properties.campaign import CampaignProgress, Checkpoint, run_campaign, seed_shards
+        from goi.properties.campaign import Campaign, check_division, seed_shards
 
         c = self.config
         count = c.shards or 1
+        check_division(count, "--shards", most=c.max_programs, of=f"the {c.max_programs:,} programs to share")
         per_shard = max(1, math.ceil(c.max_programs / count))
         shards = seed_shards(c.seed, count)
         work = SurveyWork(replace(c, shards=None, cluster=None, checkpoint=None, database=None, corpus=False,
                                   max_programs=per_shard, printer=None))
         if c.printer is not None:
             raise ValueError("a divided survey prints with goi's notations (not --printer)")
-        checkpoint = None
-        if c.checkpoint is not None:
-            checkpoint = Checkpoint(c.checkpoint, {"command": "oracle", "implementation": c.command, "notation": c.notation,
-                                                   "fragments": sorted(c.all_fragments), "programs": per_shard,
-                                                   "seeds": [c.seed, c.seed + count]})
-        results = run_campaign(shards, work, cluster=c.cluster, checkpoint=checkpoint, resume=c.resume,
-                               progress=CampaignProgress("oracle campaign", per_shard * count))
+        results = Campaign("oracle campaign", shards, work, per_shard * count,
+                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                            "fragments": sorted(c.all_fragments), "programs": per_shard,
+                            "seeds": [c.seed, c.seed + count]},
+                           cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
+                           warn=self.warn).run()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:
@@ -713,6 +714,19 @@ class OracleWork:
             oracle.close()
         return {"programs": shard.stop - shard.start, "counts": counts, "failures": failures, "skipped": skipped}
 
+    def check_result(self, shard, result: dict) -> None:
+        """A recorded result this shard could have given (properties/checkpoint.py)."""
+        from goi.properties.checkpoint import need, whole
+
+        programs = shard.stop - shard.start
+        need(result["programs"] == programs, f"shard {shard.key} has {programs} programs, the record says {result['programs']}")
+        counts = _checked_counts(shard, result)
+        need(whole(result.get("skipped")) and sum(counts.values()) + result["skipped"] == programs,
+             f"shard {shard.key}: its classes and skipped programs are not its {programs} programs")
+        failures = _checked_failures(shard, result, counts)
+        need(all(f.get("size") == shard.size and whole(f.get("index")) and shard.start <= f["index"] < shard.stop
+                 for f in failures), f"shard {shard.key}: a failure that is not one of its programs")
+
 
 @dataclass(frozen=True)
 class SurveyWork:
@@ -736,6 +750,38 @@ class SurveyWork:
                      "seconds": round(case.seconds, 3)} for i, case in enumerate(cases) if case.klass != AGREE]
         return {"programs": len(cases), "counts": counts, "failures": failures, "skipped": report.skipped,
                 "duplicates": report.duplicates}
+
+    def check_result(self, shard, result: dict) -> None:
+        """A recorded result this shard could have given (properties/checkpoint.py)."""
+        from goi.properties.checkpoint import need, whole
+
+        need(result["programs"] <= self.config.max_programs,
+             f"shard {shard.key}: {result['programs']} programs, more than its {self.config.max_programs}")
+        counts = _checked_counts(shard, result)
+        need(sum(counts.values()) == result["programs"], f"shard {shard.key}: its classes are not its programs")
+        need(whole(result.get("skipped")) and whole(result.get("duplicates")), f"shard {shard.key}: bad skipped/duplicates")
+        failures = _checked_failures(shard, result, counts)
+        need(all(whole(f.get("index")) and f["index"] < result["programs"]
+                 and isinstance(f.get("seconds"), (int, float)) for f in failures),
+             f"shard {shard.key}: a failure that is not one of its programs")
+
+
+def _checked_counts(shard, result: dict) -> dict:
+    from goi.properties.checkpoint import counts_of, need
+
+    counts = counts_of(result, "counts", CLASSES)
+    need(set(result["counts"]) == set(CLASSES), f"shard {shard.key}: not a count per class")
+    return counts
+
+
+def _checked_failures(shard, result: dict, counts: dict) -> list:
+    from goi.properties.checkpoint import list_of_objects, need
+
+    failures = list_of_objects(result, "failures")
+    need(all(isinstance(f.get("text"), str) and f.get("class") in FAILURES and isinstance(f.get("signature"), str)
+             for f in failures), f"shard {shard.key}: a failure that is not one goi writes")
+    need(len(failures) == sum(counts[k] for k in FAILURES), f"shard {shard.key}: its failures are not its failing programs")
+    return failures
 
 
 class _Enough(Exception):

@@ -16,12 +16,15 @@ takes a program alone, on every program of size ≤ N (generators/enumerate.py).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-import json
 import os
 import time
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Optional
+
+from .checkpoint import Checkpoint, counts_of, list_of_objects, need, whole
+from .faults import CampaignFault, CampaignTooLarge, ClusterError
 
 SHARD_PROGRAMS = 400  # programs per shard of an exhaustive run
 LARGE = 100_000  # programs: a campaign this large runs on a LocalCluster unless told otherwise (default_cluster)
@@ -39,6 +42,57 @@ class Shard:
         return self.label or f"{self.size}:{self.start}-{self.stop}"
 
 
+MAX_PROGRAMS = 100_000_000  # a campaign of more programs is refused unless --max-campaign allows it
+MAX_SHARDS = 100_000  # shards (or parts) a campaign may be divided into
+SAMPLE = 8  # programs timed for a campaign's estimate
+
+
+class IndexOutOfRange(CampaignFault):
+    kind = "usage"
+    exit = "USAGE"
+
+
+def exhaustive_counts(enumeration, bound: int, limit: int = MAX_PROGRAMS) -> dict:
+    """size -> count for every size ≤ bound, refused (CampaignTooLarge, before any work) past
+    `limit` programs or past a size whose programs cannot even be counted."""
+    from goi.generators.enumerate import TooLarge
+
+    counts, total = {}, 0
+    for n in range(1, bound + 1):
+        try:
+            counts[n] = enumeration.count(n)
+        except TooLarge:
+            raise CampaignTooLarge(f"every program of size ≤ {bound:,}: size {n} is beyond reach (its programs "
+                                   f"cannot even be counted); size ≤ {n - 1} has {total:,}") from None
+        total += counts[n]
+        if total > limit:
+            raise CampaignTooLarge(f"every program of size ≤ {bound:,}: more than {limit:,} programs ({total:,} of "
+                                   f"size ≤ {n} alone); --max-campaign N allows a larger campaign") from None
+    return counts
+
+
+def index_shard(enumeration, size: int, index: int) -> "Shard":
+    """The one-program shard of `--index SIZE:I`, or a clear refusal."""
+    from goi.generators.enumerate import TooLarge
+
+    try:
+        total = enumeration.count(size)
+    except TooLarge:
+        raise CampaignTooLarge(f"no program {index:,} of size {size:,}: that size is beyond reach (its programs "
+                               "cannot even be counted)") from None
+    if index >= total:
+        raise IndexOutOfRange(f"no program {index:,} of size {size:,}: there are {total:,}")
+    return Shard(size, index, index + 1)
+
+
+def check_division(count: int, option: str, limit: int = MAX_SHARDS, most: Optional[int] = None, of: str = "") -> None:
+    """A number of shards or parts, checked against what it can mean before anything is built."""
+    if count > limit:
+        raise CampaignTooLarge(f"{option} {count:,}: a campaign is divided into at most {limit:,}")
+    if most is not None and count > most:
+        raise CampaignTooLarge(f"{option} {count:,}: more than {of} ({most:,}); each would be empty")
+
+
 def exhaustive_shards(counts: dict, per_shard: int = SHARD_PROGRAMS) -> list[Shard]:
     """Index ranges over the programs of each size (counts: size -> how many), smallest first."""
     out = []
@@ -48,60 +102,83 @@ def exhaustive_shards(counts: dict, per_shard: int = SHARD_PROGRAMS) -> list[Sha
     return out
 
 
-class Checkpoint:
-    """Finished shards, one JSON line each ({"shard": key, "result": …}), appended and flushed
-    as each finishes; a campaign of another description is refused (`describe`)."""
-
-    def __init__(self, path: str, description: dict):
-        self.path = path
-        self.description = description
-
-    def load(self) -> dict:
-        if not os.path.exists(self.path):
-            return {}
-        done: dict = {}
-        with open(self.path, encoding="utf-8") as handle:
-            lines = [line for line in handle if line.strip()]
-        if not lines:
-            return {}
-        head = json.loads(lines[0])
-        if head.get("campaign") != self.description:
-            raise ValueError(f"{self.path} is the checkpoint of another campaign ({head.get('campaign')}); "
-                             "start this one with another --checkpoint or without --resume")
-        for line in lines[1:]:
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue  # a line cut short by an interruption: that shard is run again
-            done[entry["shard"]] = entry["result"]
-        return done
-
-    def start(self, resume: bool) -> dict:
-        done = self.load() if resume else {}
-        if not resume or not os.path.exists(self.path):
-            with open(self.path, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps({"campaign": self.description}) + "\n")
-        return done
-
-    def record(self, shard: Shard, result: dict) -> None:
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"shard": shard.key, "result": result}) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-
-
-def client_for(cluster: str):
+def client_for(cluster: str, wait: float = None):
     """A Dask client: `local` starts a LocalCluster on this machine (loopback only, one worker
-    process per core), an address connects to a running scheduler. Needs the `cluster` extra."""
+    process per core), an address connects to a running scheduler. Needs the `cluster` extra.
+    Every way this can fail is a ClusterError naming the address (properties/faults.py)."""
+    wait = CLUSTER_WAIT if wait is None else wait
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise RuntimeError("--cluster needs Dask: pip install 'goi-abductive[cluster]'") from None
+        raise ClusterError("--cluster needs Dask: pip install 'goi-abductive[cluster]'") from None
     if cluster == "local":
-        local = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                             dashboard_address=None)
+        with _quiet_dask(), _workers_ignore_ctrl_c():
+            try:
+                local = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                     host="127.0.0.1", dashboard_address=None)
+            except Exception as exc:
+                raise ClusterError(f"cannot start a LocalCluster: {type(exc).__name__}: {exc}") from None
         return Client(local), local
-    return Client(cluster), None
+    scheme, sep, _ = cluster.partition("://")
+    if sep and scheme not in SCHEMES:
+        raise ClusterError(f"--cluster {cluster}: goi connects to a scheduler by {' or '.join(s + '://' for s in SCHEMES)} "
+                           f"(or local); not {scheme}://")
+    try:
+        with _quiet_dask():
+            client = Client(cluster, timeout=wait, set_as_default=False)
+    except Exception as exc:
+        raise ClusterError(f"--cluster {cluster}: no scheduler answered within {wait:g} s "
+                           f"({type(exc).__name__}: {_first_line(exc)})") from None
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except Exception:
+        client.close()
+        raise ClusterError(f"--cluster {cluster}: the scheduler has no worker, and none joined within {wait:g} s") from None
+    return client, None
+
+
+CLUSTER_WAIT = 30.0  # seconds to reach a scheduler, and for its first worker to join
+SCHEMES = ("tcp", "tls")  # what an address may start with (tls with Dask's own TLS configuration)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else ""
+
+
+@contextlib.contextmanager
+def _quiet_dask():
+    """Dask's own log lines (connection retries, a closing cluster's warnings) are not goi's
+    output: only its errors, which goi reports itself, would be news."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
+    before = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, before):
+            logger.setLevel(level)
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c():
+    """Worker processes started inside the block never see a Ctrl-C: SIGINT is blocked in this
+    thread, so in the threads it starts (Dask's event loop, which spawns the workers) and in
+    the processes they start. Ctrl-C goes to goi's main thread alone, which stops the
+    campaign and closes the cluster: one message, no worker's traceback."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def default_cluster(cluster: Optional[str], programs: int) -> Optional[str]:
@@ -147,9 +224,14 @@ class CampaignProgress:
 
 def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None, client=None,
                  checkpoint: Optional[Checkpoint] = None, resume: bool = False,
-                 progress: Optional[Callable[[int, int, int], None]] = None) -> dict:
-    """Every shard's result by key (module docstring). `progress(shards done, of, programs done)`."""
-    done = checkpoint.start(resume) if checkpoint is not None else {}
+                 progress: Optional[Callable[[int, int, int], None]] = None,
+                 warn: Optional[Callable[[str], None]] = None, done: Optional[dict] = None) -> dict:
+    """Every shard's result by key (module docstring). `progress(shards done, of, programs done)`;
+    `warn(line)` hears of each damaged checkpoint record (which is run again, never counted).
+    The checkpoint's records are checked against the shards and by `work.check_result` if the
+    work has one (properties/checkpoint.py)."""
+    if done is None:  # a checkpoint not started yet (Campaign.run starts it before the plan)
+        done = start_checkpoint(checkpoint, resume, shards, work, warn) if checkpoint is not None else {}
     pending = [s for s in shards if s.key not in done]
     results = dict(done)
     programs = sum(r.get("programs", 0) for r in results.values())
@@ -168,6 +250,7 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
             finished(shard, work(shard))
         return results
     own = None
+    where = cluster or "the given client"
     if client is None:
         client, own = client_for(cluster)
     if progress is not None and getattr(progress, "dashboard", "") is None:
@@ -176,17 +259,129 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
         except Exception:  # no dashboard (a LocalCluster started without one, or no bokeh)
             pass
     try:
-        from distributed import as_completed
+        _run_on(client, pending, work, finished, where, len(results), checkpoint)
+    finally:
+        if own is not None:
+            with _quiet_dask():
+                try:
+                    client.close()
+                    own.close()
+                except Exception:  # a cluster already gone: nothing left to close
+                    pass
+    return results
 
+
+def start_checkpoint(checkpoint: Checkpoint, resume: bool, shards: list, work: Callable, warn) -> dict:
+    """The checkpoint started (properties/checkpoint.py): its records checked against the shards
+    and by `work.check_result` when the work has one; each damaged line said on `warn`."""
+    check = getattr(work, "check_result", None)
+    by_key = {s.key: s for s in shards}
+    done = checkpoint.start(resume, shards, (lambda key, result: check(by_key[key], result)) if check else None)
+    for line in checkpoint.report():
+        (warn or (lambda _line: None))(line)
+    return done
+
+
+class _TaskFailed(Exception):
+    def __init__(self, future):
+        self.future = future
+
+
+def _run_on(client, pending: list, work: Callable, finished: Callable, where: str, done: int, checkpoint) -> None:
+    """The pending shards on the cluster, each recorded as it completes. A task that raised
+    raises here as it did; anything else that stops the loop (a lost scheduler, a closed
+    connection) is a ClusterError that says what the checkpoint kept."""
+    from distributed import as_completed
+
+    recorded = [done]
+
+    def record(shard, result):
+        finished(shard, result)
+        recorded[0] += 1
+
+    try:
         futures = {client.submit(work, shard, key=f"goi-{shard.key}-{id(work)}", pure=False, retries=2): shard
                    for shard in pending}
         for future in as_completed(futures):
-            finished(futures[future], future.result())
-    finally:
-        if own is not None:
-            client.close()
-            own.close()
-    return results
+            if future.status == "error":
+                raise _TaskFailed(future)
+            record(futures[future], future.result())
+    except _TaskFailed as failed:
+        failed.future.result()  # the work's own exception, as it was raised
+        raise
+    except (KeyboardInterrupt, CampaignFault):
+        raise
+    except Exception as exc:
+        kept = (f"the checkpoint {checkpoint.path} keeps the {recorded[0]:,} shards finished: --resume continues"
+                if checkpoint is not None else "no --checkpoint was given: nothing was kept")
+        raise ClusterError(f"lost the cluster ({where}): {type(exc).__name__}: {_first_line(exc)}; {kept}") from None
+
+
+@dataclass
+class Campaign:
+    """A campaign as every command sets it up (docs/CAMPAIGNS.md): its shards and their work,
+    how many programs they hold, the checkpoint's description; `run` checks the set-up, says
+    the plan (count, shards, and an estimate timed on `sample`), runs, and warns of damaged
+    checkpoint records, all on `warn` (standard error)."""
+
+    label: str
+    shards: list
+    work: Callable
+    programs: int
+    description: dict
+    cluster: Optional[str] = None
+    checkpoint: Optional[str] = None
+    resume: bool = False
+    limit: int = MAX_PROGRAMS
+    sample: Optional[Shard] = None  # a few of the programs, timed for the estimate (not counted)
+    warn: Optional[Callable[[str], None]] = None
+
+    def plan(self) -> str:
+        where = f" on {self.cluster}" if self.cluster else ""
+        line = f"[goi] {self.label}: {self.programs:,} programs in {len(self.shards):,} shards{where}"
+        if self.sample is not None and self.sample.stop > self.sample.start:
+            started = time.perf_counter()
+            self.work(self.sample)
+            each = (time.perf_counter() - started) / (self.sample.stop - self.sample.start)
+            line += (f"; estimate: {_duration(each * self.programs)} of one core's time (timed on "
+                     f"{self.sample.stop - self.sample.start} programs of size {self.sample.size})")
+        return line
+
+    def run(self, progress: Optional[Callable] = None) -> dict:
+        if self.programs > self.limit:
+            raise CampaignTooLarge(f"{self.label}: {self.programs:,} programs, more than {self.limit:,}; "
+                                   "--max-campaign N allows a larger campaign")
+        check_division(len(self.shards), "shards")
+        warn = self.warn or (lambda _line: None)
+        checkpoint, done = None, None
+        if self.checkpoint is not None:  # refused or read before any work
+            checkpoint = Checkpoint(self.checkpoint, self.description)
+            done = start_checkpoint(checkpoint, self.resume, self.shards, self.work, warn)
+        line = self.plan()
+        if done:
+            line += f"; {len(done):,} shards ({sum(r['programs'] for r in done.values()):,} programs) already in the checkpoint"
+        warn(line)
+        return run_campaign(self.shards, self.work, cluster=self.cluster, checkpoint=checkpoint, resume=self.resume,
+                            progress=progress or CampaignProgress(self.label, self.programs), warn=warn, done=done)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"about {seconds:.0f} s" if seconds >= 1 else "under a second"
+    if seconds < 3600:
+        return f"about {int(seconds // 60)}m{int(seconds % 60):02d}s"
+    if seconds < 86400 * 3:
+        return f"about {seconds / 3600:.1f} hours"
+    return f"about {seconds / 86400:,.0f} days"
+
+
+def sample_of(shards: list, count: int = SAMPLE) -> Optional[Shard]:
+    """The first few programs of the largest size: what an estimate is timed on."""
+    ranges = [s for s in shards if s.size and not s.label]
+    if len(ranges) < 2:
+        return None
+    last = max(ranges, key=lambda s: (s.size, -s.start))
+    return Shard(last.size, last.start, min(last.stop, last.start + count))
 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
@@ -243,8 +438,27 @@ class PropsWork:
         return {"programs": shard.stop - shard.start, "held": held, "undecided": undecided, "failures": failures,
                 "seconds": round(time.perf_counter() - started, 3)}
 
+    def check_result(self, shard: Shard, result: dict) -> None:
+        """A recorded result this shard could have given (properties/checkpoint.py): one count
+        per program and property, each failure a program of the shard's range."""
+        programs = shard.stop - shard.start
+        need(result["programs"] == programs, f"shard {shard.key} has {programs} programs, the record says {result['programs']}")
+        held, undecided = counts_of(result, "held", self.names), counts_of(result, "undecided", self.names)
+        failures = list_of_objects(result, "failures")
+        for f in failures:
+            need(f.get("property") in self.names and f.get("size") == shard.size and whole(f.get("index"))
+                 and shard.start <= f["index"] < shard.stop and isinstance(f.get("program"), str)
+                 and isinstance(f.get("message"), str), f"shard {shard.key}: a failure that is not one of its programs")
+        for n in self.names:
+            failed = sum(f["property"] == n for f in failures)
+            need(held[n] + undecided[n] + failed == programs,
+                 f"shard {shard.key}: {n} held {held[n]}, undecided {undecided[n]}, failed {failed}: not its {programs} programs")
+
 
 # ---- random campaigns: seed ranges --------------------------------------------------------
+
+RANDOM_STATUSES = ("passed", "failed", "budget", "interrupted", "fixed")
+
 
 def seed_shards(first_seed: int, count: int) -> list[Shard]:
     """One shard per seed (size 0: a random shard): first_seed, first_seed + 1, …"""
@@ -266,6 +480,19 @@ class RandomPropsWork:
         results, _ = driver.run_suite(list(self.names), self.profile, self.examples, shard.start, shrink=False)
         return {"programs": sum(r.runs for r in results), "seed": shard.start,
                 "properties": {r.name: r.to_json() for r in results}}
+
+    def check_result(self, shard: Shard, result: dict) -> None:
+        need(result.get("seed") == shard.start, f"shard {shard.key}: the record's seed is not the shard's")
+        properties = result.get("properties")
+        need(isinstance(properties, dict) and set(properties) == set(self.names),
+             f"shard {shard.key}: not one result per property of this campaign")
+        for name, p in properties.items():
+            need(isinstance(p, dict) and p.get("status") in RANDOM_STATUSES and whole(p.get("runs"))
+                 and isinstance(p.get("seconds"), (int, float)) and p["seconds"] >= 0
+                 and all(p.get(k) is None or isinstance(p.get(k), str) for k in ("finding", "program", "replay")),
+                 f"shard {shard.key}: the result of {name} is not one goi writes")
+        need(result["programs"] == sum(p["runs"] for p in properties.values()),
+             f"shard {shard.key}: its programs are not the sum of its runs")
 
 
 def distinct_failures(results: Iterable[dict]) -> list[dict]:
@@ -325,6 +552,26 @@ class LawWork:
         law = shard.label.partition("#")[0]
         row = decide_exhaustive(LAWS[law], self.bound, self.context_size, self.timeout, part=(shard.start, self.parts))
         return {"programs": row.instances, "row": row.to_json()}
+
+    def check_result(self, shard: Shard, result: dict) -> None:
+        row = result.get("row")
+        need(isinstance(row, dict), f"shard {shard.key}: no row")
+        law = shard.label.partition("#")[0]
+        need(row.get("law") == law, f"shard {shard.key}: the row is not law {law}'s")
+        for k in ("instances", "proven", "unknown", "skipped"):
+            need(whole(row.get(k)), f"shard {shard.key}: the row's {k} is not a whole number ≥ 0")
+        need(row["instances"] == result["programs"] and row["proven"] <= row["instances"]
+             and row["unknown"] <= row["instances"], f"shard {shard.key}: the row's counts do not add up")
+        example = row.get("counterexample")
+        need(example is None or (isinstance(example, dict)
+                                 and all(isinstance(example.get(k), str) for k in ("left", "right", "verdict"))
+                                 and isinstance(example.get("context") or "", str)
+                                 and all(isinstance(w, str) for w in example.get("witness") or [])),
+             f"shard {shard.key}: the row's counterexample is not one goi writes")
+        for k in ("statement", "expected", "verdict"):
+            need(isinstance(row.get(k), str), f"shard {shard.key}: the row's {k} is not text")
+        need(isinstance(row.get("seconds"), (int, float)) and "counterexample" in row and "paper" in row,
+             f"shard {shard.key}: the row lacks a field goi writes")
 
 
 def law_shards(names: Iterable[str], parts: int) -> list[Shard]:

@@ -33,6 +33,53 @@ def fill(enum: Enumeration, metas: list, n: int) -> Iterator[tuple]:
             yield from _product(enum, metas, sizes)
 
 
+def fill_count(enum: Enumeration, metas: list, n: int) -> int:
+    """How many tuples `fill` gives (TooLarge where the enumeration cannot count them)."""
+    total = 0
+    for size in range(len(metas), n + 1):
+        for sizes in splits(size, len(metas)):
+            product = 1
+            for (context, type_), k in zip(metas, sizes):
+                product *= enum.count_terms(context, type_, k)
+                if not product:
+                    break
+            total += product
+    return total
+
+
+def instance_bound(law: Law, enum: Enumeration, n: int) -> int:
+    """At most how many instances `instances(law, enum, n)` gives (the same metavariables,
+    counted instead of listed; the definitive ones filter some out)."""
+    name = law.name
+    closed = ((), F)
+    if name.startswith("distinct-"):
+        return 1
+    if name in ("plus-commutes", "times-commutes"):
+        return fill_count(enum, [closed, closed], n)
+    if name in ("plus-associates", "times-associates"):
+        return fill_count(enum, [closed, closed, closed], n)
+    if name == "let-application":
+        return sum(fill_count(enum, [((), a), ((("vv", a),), F)], n) for a in (F, FF))
+    if name in ("beta-value", "gc"):
+        rest = (lambda a: [((("vv", a),), F)] if name == "beta-value" else [closed])
+        return sum(fill_count(enum, ([((), F)] if a == F else [((("yy", F),), F)]) + rest(a), n) for a in (F, FF))
+    if name in ("let-floating", "let-floating-definitive"):
+        return 2 * sum(fill_count(enum, [((), ta), ((("yy", ta),), tb), ((("xx", tb),), F)], n)
+                       for ta in (F, FF) for tb in (F, FF))
+    if name == "eta-value":
+        return fill_count(enum, [((("yy", F),), F)], n)
+    if name == "congruence":
+        return sum(instance_bound(LAWS[other], enum, n) for other in
+                   ("plus-commutes", "times-commutes", "plus-associates", "times-associates", "let-application",
+                    "beta-value"))
+    raise ValueError(f"law {name} has no exhaustive instances")
+
+
+def context_count(enum: Enumeration, type_: Type, m: int) -> int:
+    """At most how many contexts `contexts(enum, type_, m)` gives (bodies with the hole in scope)."""
+    return sum(enum.count_terms(((HOLE, type_),), F, size) for size in range(1, m + 1))
+
+
 def _product(enum, metas, sizes):
     if not metas:
         yield ()

@@ -19,6 +19,7 @@ import pytest
 from goi.cli import exitcodes, main
 from goi.generators.enumerate import Enumeration, Space
 from goi.properties.campaign import Checkpoint, PropsWork, exhaustive_shards, merge, run_campaign
+from goi.properties.faults import CheckpointRefused
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install 'goi-abductive[cluster]'")
 
@@ -69,7 +70,7 @@ def test_an_interrupted_campaign_resumes_where_it_stopped(tmp_path):
     results = run_campaign(shards, counting, checkpoint=checkpoint, resume=True)
     assert len(again) == len(shards) - 5 and not set(again) & set(calls)  # nothing done twice
     assert merge(results.values(), NAMES)["programs"] == total
-    with pytest.raises(ValueError, match="another campaign"):
+    with pytest.raises(CheckpointRefused, match="another campaign"):
         Checkpoint(str(tmp_path / "c.jsonl"), {"bound": BOUND + 1}).start(resume=True)
 
 

@@ -149,3 +149,14 @@ def add_campaign_arguments(p, shards: str) -> None:
                    help=f"run the shards ({shards}) on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
     p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
     p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+    p.add_argument("--max-campaign", type=positive_int, default=None, metavar="N",
+                   help="refuse a campaign of more than N programs before it starts (default 100000000)")
+
+
+def campaign_warn(line: str) -> None:
+    """A campaign's plan and its checkpoint's warnings: standard error, never the output."""
+    import sys
+
+    from .io import say
+
+    say(line, sys.stderr)

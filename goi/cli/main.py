@@ -18,7 +18,8 @@ from .io import Output, error_payload, read_program, say, write_json
 
 EXIT_CODES_HELP = (
     "exit codes: 0 ok/final/equivalent, 1 not equivalent, 2 usage error, 3 bad input, 4 stuck or invariant "
-    "failure, 5 step budget, 6 undefined (division by zero, strict), 7 not comparable, 8 undecided, 70 internal error, "
+    "failure, 5 step budget, 6 undefined (division by zero, strict), 7 not comparable, 8 undecided, 65 not this "
+    "campaign's checkpoint, 69 cluster unavailable, 70 internal error, 73 file already there, 74 i/o error, "
     "130 interrupted"
 )
 
@@ -97,6 +98,9 @@ def _main(argv: list[str]) -> int:
         report(args, command, exc.to_json(), exc.render())
         return code
     except GoiError as exc:
+        if hasattr(exc, "exit") and hasattr(exitcodes, exc.exit):  # a campaign's fault (properties/faults.py)
+            report(args, command, exc.to_json(), f"goi: {exc.kind} error: {exc.message}")
+            return getattr(exitcodes, exc.exit)
         code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BUDGET if isinstance(exc, BudgetError) else exitcodes.BAD_INPUT
         report(args, command, exc.to_json(), exc.render(source, name) if not isinstance(exc, UsageError) else f"goi: error: {exc.message}")
         return code

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from .. import exitcodes
-from ..arguments import add_campaign_arguments, positive_int
+from ..arguments import add_campaign_arguments, campaign_warn, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -74,21 +74,21 @@ def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
     """Each law a shard of one campaign (properties/campaign.py): here, on a LocalCluster or a
     scheduler, checkpointed; the rows in the catalogue's order."""
     from ...properties import conjectures
-    from ...properties.campaign import Checkpoint, LawWork, law_shards, run_campaign
+    from ...properties.campaign import MAX_PROGRAMS, Campaign, LawWork, check_division, law_shards
     from ...properties.exhaustive_laws import merge_parts
 
     budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
     parts = args.parts or (2 * (os.cpu_count() or 1) if args.cluster else 1)
+    limit = args.max_campaign or MAX_PROGRAMS
+    checks = checks_up_to(names, exhaustive["bound"], exhaustive["context_size"], limit)
+    check_division(parts, "--parts", most=max(1, min(checks.values())), of="the instances of the smallest law")
     shards = law_shards(names, parts)
     work = LawWork(exhaustive["bound"], exhaustive["context_size"], budget.timeout, parts)
-    checkpoint = None
-    if args.checkpoint is not None:
-        checkpoint = Checkpoint(args.checkpoint, {"command": "conjectures", "laws": list(names), "parts": parts,
-                                                  **exhaustive})
-    try:
-        results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume)
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise UsageError(str(exc)) from None
+    campaign = Campaign("conjectures", shards, work, sum(checks.values()),
+                        {"command": "conjectures", "laws": list(names), "parts": parts, **exhaustive},
+                        cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
+                        warn=campaign_warn)
+    results = campaign.run(progress=lambda *_: None)
     rows = []
     for name in names:
         pieces = []
@@ -101,6 +101,31 @@ def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
         rows.append(merge_parts(pieces))
         show(rows[-1])
     return rows
+
+
+def checks_up_to(names, bound: int, context_size: int, limit: int) -> dict:
+    """law -> at most how many instance-in-context checks it takes, refused (before any work)
+    past `limit` in all or past what can be counted."""
+    from ...generators.enumerate import Enumeration, TooLarge
+    from ...properties.conjectures import LAWS
+    from ...properties.exhaustive_laws import context_count, instance_bound
+    from ...properties.faults import CampaignTooLarge
+
+    enum = Enumeration()
+    out = {}
+    try:
+        for name in names:
+            law = LAWS[name]
+            contexts = context_count(enum, law.type, context_size) if law.level == "context" else 1
+            out[name] = instance_bound(law, enum, bound) * contexts
+            if sum(out.values()) > limit:
+                raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: more than {limit:,} "
+                                       f"instance-in-context checks ({sum(out.values()):,} up to law {name}); "
+                                       "--max-campaign N allows a larger campaign")
+    except TooLarge:
+        raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: beyond reach (the terms of "
+                               "that size cannot even be counted)") from None
+    return out
 
 
 COMMAND = command("conjectures", order=60, help="put the catalogue of laws and conjectures to the test (docs/CONJECTURES.md)",

@@ -16,7 +16,7 @@ import sys
 from fractions import Fraction
 
 from .. import exitcodes
-from ..arguments import MAX_INPUT_BYTES, add_campaign_arguments, positive_int, positive_seconds
+from ..arguments import MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, positive_int, positive_seconds
 from ..io import read_file, read_text, say, schema, writable_directory, write_json
 from . import command
 
@@ -88,7 +88,7 @@ def run(args, _source, out) -> int:
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
-        checkpoint=args.checkpoint, resume=args.resume,
+        checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or 100_000_000,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:
@@ -110,7 +110,7 @@ def run(args, _source, out) -> int:
     if not args.json:
         say(f"oracle: {' '.join(command)} ({args.notation} notation"
             + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
-    oracle = Oracle(config, progress)
+    oracle = Oracle(config, progress, campaign_warn)
     try:
         with quiet(args.json):
             report = oracle.run()

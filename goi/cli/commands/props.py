@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from .. import exitcodes
-from ..arguments import add_campaign_arguments, properties_to_run, integer, positive_int
+from ..arguments import add_campaign_arguments, campaign_warn, properties_to_run, integer, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -111,8 +111,8 @@ def random_campaign(args, names) -> int:
     import math
 
     from ...properties import driver
-    from ...properties.campaign import (CampaignProgress, Checkpoint, RandomPropsWork, distinct_failures,
-                                        run_campaign, seed_shards)
+    from ...properties.campaign import (MAX_PROGRAMS, Campaign, RandomPropsWork, check_division, distinct_failures,
+                                        seed_shards)
     from ...properties.profiles import config
     from ...properties.progress import quiet
 
@@ -122,20 +122,18 @@ def random_campaign(args, names) -> int:
         raise UsageError("--resume needs --checkpoint FILE")
     count = args.shards or 8
     total = args.examples or config(args.profile).examples
+    check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
     per_shard = max(1, math.ceil(total / count))
     first_seed = args.seed or 0
     shards = seed_shards(first_seed, count)
     work = RandomPropsWork(tuple(names), args.profile, per_shard)
-    checkpoint = None
-    if args.checkpoint is not None:
-        checkpoint = Checkpoint(args.checkpoint, {"command": "props", "properties": list(names), "profile": args.profile,
-                                                  "examples": per_shard, "seeds": [first_seed, first_seed + count]})
-    try:
-        with quiet(args.json):
-            results = run_campaign(shards, work, cluster=args.cluster, checkpoint=checkpoint, resume=args.resume,
-                                   progress=CampaignProgress("props campaign", per_shard * count * len(names)))
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise UsageError(str(exc)) from None
+    campaign = Campaign("props campaign", shards, work, per_shard * count * len(names),
+                        {"command": "props", "properties": list(names), "profile": args.profile,
+                         "examples": per_shard, "seeds": [first_seed, first_seed + count]},
+                        cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume,
+                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn)
+    with quiet(args.json):
+        results = campaign.run()
     distinct = distinct_failures(results.values())
     shrunk = []
     with quiet(args.json):
@@ -179,8 +177,9 @@ def exhaustive(args, names) -> int:
     import dataclasses
 
     from ...generators.enumerate import Enumeration, Space
-    from ...properties.campaign import (CampaignProgress, Checkpoint, PropsWork, Shard, default_cluster,
-                                        exhaustive_properties, exhaustive_shards, merge, run_campaign, space_fields)
+    from ...properties.campaign import (MAX_PROGRAMS, Campaign, PropsWork, default_cluster, exhaustive_counts,
+                                        exhaustive_properties, exhaustive_shards, index_shard, merge, sample_of,
+                                        space_fields)
     from ...properties.progress import quiet
 
     chosen = exhaustive_properties(names)
@@ -194,34 +193,28 @@ def exhaustive(args, names) -> int:
     space = Space()
     enumeration = Enumeration(space)
     work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space))
+    limit = args.max_campaign or MAX_PROGRAMS
     if args.index is not None:
         size, index = args.index
         if args.exhaustive is not None and size > args.exhaustive:
             raise UsageError(f"--index {size}:{index} is past --exhaustive {args.exhaustive}")
-        total = enumeration.count(size)
-        if index >= total:
-            raise UsageError(f"there are {total} programs of size {size}: no program {index}")
-        shards = [Shard(size, index, index + 1)]
+        shards = [index_shard(enumeration, size, index)]
         bound = None
     else:
         bound = args.exhaustive
-        shards = exhaustive_shards({n: enumeration.count(n) for n in range(1, bound + 1)})
+        shards = exhaustive_shards(exhaustive_counts(enumeration, bound, limit))
     total = sum(s.stop - s.start for s in shards)
-    checkpoint = None
-    if args.checkpoint is not None:
-        checkpoint = Checkpoint(args.checkpoint, {"command": "props", "properties": chosen, "profile": args.profile,
-                                                  "bound": bound, "space": space_fields(space),
-                                                  "shards": [s.key for s in shards] if bound is None else len(shards)})
-
     cluster = default_cluster(args.cluster, total)
     if cluster != args.cluster and not args.json:
         say(f"{total:,} programs: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
-    try:
-        with quiet(args.json):
-            results = run_campaign(shards, work, cluster=cluster, checkpoint=checkpoint, resume=args.resume,
-                                   progress=CampaignProgress("exhaustive", total))
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise UsageError(str(exc)) from None
+    campaign = Campaign("exhaustive", shards, work, total,
+                        {"command": "props", "properties": chosen, "profile": args.profile, "bound": bound,
+                         "space": space_fields(space),
+                         "shards": [s.key for s in shards] if bound is None else len(shards)},
+                        cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
+                        sample=sample_of(shards), warn=campaign_warn)
+    with quiet(args.json):
+        results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)
     first = merged["failures"][0] if merged["failures"] else None
     replay = None

@@ -76,6 +76,7 @@ class OracleConfig:
     cluster: Optional[str] = None  # exhaustive or shards: run the shards on Dask (properties/campaign.py)
     checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
     resume: bool = False  # skip the shards the checkpoint has
+    cluster_wait: float = 30.0  # seconds to reach a scheduler, and for a worker to join
     max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
 
     @property

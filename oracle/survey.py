@@ -562,7 +562,7 @@ class Oracle:
                            {"command": "oracle", "implementation": c.command, "notation": c.notation,
                             "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
                            cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
-                           limit=c.max_campaign, sample=sample_of(shards), warn=self.warn).run()
+                           limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait).run()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:
@@ -607,7 +607,7 @@ class Oracle:
                             "fragments": sorted(c.all_fragments), "programs": per_shard,
                             "seeds": [c.seed, c.seed + count]},
                            cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
-                           warn=self.warn).run()
+                           warn=self.warn, wait=c.cluster_wait).run()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:

@@ -112,10 +112,10 @@ def client_for(cluster: str, wait: float = None):
     except ImportError:
         raise ClusterError("--cluster needs Dask: pip install 'goi-abductive[cluster]'") from None
     if cluster == "local":
-        with _quiet_dask(), _workers_ignore_ctrl_c():
+        with _quiet_dask():
             try:
                 local = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None)
+                                     host="127.0.0.1", dashboard_address=None, preload=[WORKER_SETUP])
             except Exception as exc:
                 raise ClusterError(f"cannot start a LocalCluster: {type(exc).__name__}: {exc}") from None
         return Client(local), local
@@ -125,9 +125,9 @@ def client_for(cluster: str, wait: float = None):
                            f"(or local); not {scheme}://")
     try:
         with _quiet_dask():
-            client = Client(cluster, timeout=wait, set_as_default=False)
+            client = Client(cluster, timeout=wait)
     except Exception as exc:
-        raise ClusterError(f"--cluster {cluster}: no scheduler answered within {wait:g} s "
+        raise ClusterError(f"--cluster {cluster}: cannot reach the scheduler within {wait:g} s "
                            f"({type(exc).__name__}: {_first_line(exc)})") from None
     try:
         client.wait_for_workers(1, timeout=wait)
@@ -152,7 +152,8 @@ def _quiet_dask():
     output: only its errors, which goi reports itself, would be news."""
     import logging
 
-    loggers = [logging.getLogger(name) for name in ("distributed", "tornado")]
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in ("distributed", "tornado", "asyncio")]
+    loggers = [logging.getLogger(name) for name in sorted(set(names) | {"distributed", "tornado", "asyncio"})]
     before = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
@@ -163,22 +164,7 @@ def _quiet_dask():
             logger.setLevel(level)
 
 
-@contextlib.contextmanager
-def _workers_ignore_ctrl_c():
-    """Worker processes started inside the block never see a Ctrl-C: SIGINT is blocked in this
-    thread, so in the threads it starts (Dask's event loop, which spawns the workers) and in
-    the processes they start. Ctrl-C goes to goi's main thread alone, which stops the
-    campaign and closes the cluster: one message, no worker's traceback."""
-    import signal
-
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+WORKER_SETUP = "goi.properties.dask_worker"  # each LocalCluster worker leaves Ctrl-C to goi (that module)
 
 
 def default_cluster(cluster: Optional[str], programs: int) -> Optional[str]:
@@ -225,7 +211,8 @@ class CampaignProgress:
 def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None, client=None,
                  checkpoint: Optional[Checkpoint] = None, resume: bool = False,
                  progress: Optional[Callable[[int, int, int], None]] = None,
-                 warn: Optional[Callable[[str], None]] = None, done: Optional[dict] = None) -> dict:
+                 warn: Optional[Callable[[str], None]] = None, done: Optional[dict] = None,
+                 wait: Optional[float] = None) -> dict:
     """Every shard's result by key (module docstring). `progress(shards done, of, programs done)`;
     `warn(line)` hears of each damaged checkpoint record (which is run again, never counted).
     The checkpoint's records are checked against the shards and by `work.check_result` if the
@@ -249,25 +236,27 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
         for shard in pending:
             finished(shard, work(shard))
         return results
-    own = None
+    own, made = None, client is None  # a client made here is closed here, with its LocalCluster if any
     where = cluster or "the given client"
     if client is None:
-        client, own = client_for(cluster)
+        client, own = client_for(cluster, wait)
     if progress is not None and getattr(progress, "dashboard", "") is None:
         try:
             progress.dashboard = client.dashboard_link  # the scheduler's diagnostic pages, when it serves them
         except Exception:  # no dashboard (a LocalCluster started without one, or no bokeh)
             pass
     try:
-        _run_on(client, pending, work, finished, where, len(results), checkpoint)
+        with _quiet_dask():
+            _run_on(client, pending, work, finished, where, len(results), checkpoint)
     finally:
-        if own is not None:
+        if made:
             with _quiet_dask():
-                try:
-                    client.close()
-                    own.close()
-                except Exception:  # a cluster already gone: nothing left to close
-                    pass
+                for closing in (client, own):
+                    try:
+                        if closing is not None:
+                            closing.close()
+                    except BaseException:  # a cluster already gone (or a second Ctrl-C): nothing left to close
+                        pass
     return results
 
 
@@ -335,6 +324,7 @@ class Campaign:
     limit: int = MAX_PROGRAMS
     sample: Optional[Shard] = None  # a few of the programs, timed for the estimate (not counted)
     warn: Optional[Callable[[str], None]] = None
+    wait: Optional[float] = None  # seconds to reach a scheduler and for a worker to join (CLUSTER_WAIT)
 
     def plan(self) -> str:
         where = f" on {self.cluster}" if self.cluster else ""
@@ -362,7 +352,8 @@ class Campaign:
             line += f"; {len(done):,} shards ({sum(r['programs'] for r in done.values()):,} programs) already in the checkpoint"
         warn(line)
         return run_campaign(self.shards, self.work, cluster=self.cluster, checkpoint=checkpoint, resume=self.resume,
-                            progress=progress or CampaignProgress(self.label, self.programs), warn=warn, done=done)
+                            progress=progress or CampaignProgress(self.label, self.programs), warn=warn, done=done,
+                            wait=self.wait)
 
 
 def _duration(seconds: float) -> str:

@@ -149,6 +149,8 @@ def add_campaign_arguments(p, shards: str) -> None:
                    help=f"run the shards ({shards}) on Dask: a LocalCluster, or a scheduler's address (tcp://HOST:8786)")
     p.add_argument("--checkpoint", metavar="FILE", help="record each finished shard in FILE (JSON lines)")
     p.add_argument("--resume", action="store_true", help="with --checkpoint: skip the shards FILE has")
+    p.add_argument("--cluster-wait", type=positive_seconds, default=30.0, metavar="S",
+                   help="with --cluster ADDRESS: seconds to reach the scheduler, and for a worker to join (default 30)")
     p.add_argument("--max-campaign", type=positive_int, default=None, metavar="N",
                    help="refuse a campaign of more than N programs before it starts (default 100000000)")
 

@@ -87,7 +87,7 @@ def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
     campaign = Campaign("conjectures", shards, work, sum(checks.values()),
                         {"command": "conjectures", "laws": list(names), "parts": parts, **exhaustive},
                         cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
-                        warn=campaign_warn)
+                        warn=campaign_warn, wait=args.cluster_wait)
     results = campaign.run(progress=lambda *_: None)
     rows = []
     for name in names:

@@ -89,6 +89,7 @@ def run(args, _source, out) -> int:
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or 100_000_000,
+        cluster_wait=args.cluster_wait,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:

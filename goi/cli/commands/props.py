@@ -131,7 +131,7 @@ def random_campaign(args, names) -> int:
                         {"command": "props", "properties": list(names), "profile": args.profile,
                          "examples": per_shard, "seeds": [first_seed, first_seed + count]},
                         cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume,
-                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn)
+                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn, wait=args.cluster_wait)
     with quiet(args.json):
         results = campaign.run()
     distinct = distinct_failures(results.values())
@@ -212,7 +212,7 @@ def exhaustive(args, names) -> int:
                          "space": space_fields(space),
                          "shards": [s.key for s in shards] if bound is None else len(shards)},
                         cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
-                        sample=sample_of(shards), warn=campaign_warn)
+                        sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait)
     with quiet(args.json):
         results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)

@@ -92,3 +92,34 @@ def _what(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "the socket"
     return "the special file"
+
+
+def write_file(path: str, data, option: str) -> int:
+    """Write `data` (text as UTF-8, or bytes) to `path`, made or replaced — but never through a
+    link: a link there (even one to nothing) is refused, so a page or a report lands where it
+    was named and nowhere else. Returns the bytes written; ReadError names `option` and the
+    path for anything the OS refuses."""
+    import errno
+
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise ReadError(f"{option} {path}: it is a link; goi writes no file through a link it did not make "
+                            "(name the file itself)") from None
+        raise ReadError(f"{option} {path}: cannot write it: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ReadError(f"{option} {path}: not a regular file; goi writes pages and reports to files")
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise ReadError(f"{option} {path}: cannot write it: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return len(data)

@@ -181,10 +181,6 @@ def write_out(directory: str, report) -> None:
 
 
 def _write(path: str, text: str) -> None:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags, 0o644)
-    except OSError as exc:
-        raise ReadError(f"--out: cannot write {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    from goi.files import write_file
+
+    write_file(path, text, "--out")

@@ -29,10 +29,15 @@ def _strip_prolog(svg: str) -> str:
 
 
 def graph_svg(dot: str) -> str:
-    """A DOT graph laid out by Graphviz's dot, as inline SVG."""
+    """A DOT graph laid out by Graphviz's dot, as inline SVG. The DOT may have come in as data
+    (a report's JSON): nothing in it links or loads, and nothing in the SVG runs
+    (reports/escape.py)."""
+    from .escape import safe_dot, safe_svg
+
     pgv = require("pygraphviz")
     graph = pgv.AGraph(string=dot)
-    return svg_text(graph.draw(format="svg", prog="dot"))
+    safe_dot(graph)
+    return safe_svg(svg_text(graph.draw(format="svg", prog="dot")))
 
 
 def svg_text(data) -> str:

@@ -8,6 +8,7 @@ import os
 from typing import Optional
 
 from . import pictures
+from .escape import md_block, md_cell, md_cell_code, md_code, md_text
 
 SECTIONS = ["environment", "properties", "checks", "coverage", "programs", "counterexamples"]
 
@@ -48,8 +49,10 @@ def view_page(counterexample: dict) -> Optional[str]:
 
     from .view import compose
 
+    from goi.semantics.checks import registry as check_registry
+
     violation = (counterexample.get("explanation") or {}).get("violation")
-    checks = [violation["check"]] if violation else []
+    checks = [violation["check"]] if violation and violation.get("check") in check_registry() else []
     try:
         _rec, page = compose(counterexample["program"], max_steps=100_000, max_frames=VIEW_FRAMES, checks=checks,
                              title=f"goi view: counterexample of {counterexample['property']}")
@@ -152,32 +155,43 @@ def _template(name: str):
 # ---- Markdown ----------------------------------------------------------------------------
 
 def _md_table(headers, rows) -> str:
+    """A table whose every cell is data (reports/escape.py): escaped, or already made safe by
+    `_code` (a code span)."""
     def cell(x) -> str:
-        return str("" if x is None else x).replace("|", "\\|").replace("\n", " ")
+        return x.text if isinstance(x, _Code) else md_cell(x)
 
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines = ["| " + " | ".join(md_cell(h) for h in headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
+class _Code:
+    """A table cell shown as code: data in a code span, fenced and its `|` escaped."""
+
+    def __init__(self, value):
+        self.text = md_cell_code(value)
+
+
 def to_markdown(data: dict, figs: dict) -> str:
+    """The report as Markdown: every string from the data escaped for where it lands
+    (reports/escape.py), so that report.md shows what the data says and runs nothing."""
     from .counterexample import PAPER
 
     env = data["environment"]
-    out = ["# Soundness report: the abductive calculus' machine", "", summary_line(data), "", "## Environment", "",
-           _md_table(["setting", "value"], [[k, f"`{v}`"] for k, v in shown_environment(env).items()]), "", "## Properties", "",
+    out = ["# Soundness report: the abductive calculus' machine", "", md_text(summary_line(data)), "", "## Environment", "",
+           _md_table(["setting", "value"], [[k, _Code(v)] for k, v in shown_environment(env).items()]), "", "## Properties", "",
            _md_table(["property", "status", "runs", "seconds", "runs/s"],
                      [[p["name"], p["status"], p["runs"], f"{p['seconds']:.2f}", p["runs_per_second"] or 0]
                       for p in data["properties"]]), "", "## Invariant checks", "",
            _md_table(["check", "times consulted", "violations", "from the paper"],
                      [[n, c["runs"] if not c.get("within") else f"within {c['within']}", c["violations"], PAPER.get(n, "")]
                       for n, c in data["checks"].items()]), "",
-           "## Rule coverage", "", f"{data['coverage']['runs']} runs; never fired: "
-           f"{', '.join(data['coverage']['never_fired']) or 'none'}.", ""]
+           "## Rule coverage", "", md_text(f"{data['coverage']['runs']} runs; never fired: "
+                                           f"{', '.join(data['coverage']['never_fired']) or 'none'}."), ""]
     if "rule-coverage.svg" in figs:
         out += ["![transitions per rule](rule-coverage.svg)", ""]
     out += [_md_table(["rule", "kind", "transitions", "runs firing it", "share"],
-                      [[f"`{r['id']}`", r["kind"], r["transitions"], r["runs_firing"], f"{100 * r['share']:.2f}%"]
+                      [[_Code(r["id"]), r["kind"], r["transitions"], r["runs_firing"], f"{100 * r['share']:.2f}%"]
                        for r in data["coverage"]["rules"]]), "", "## Generated programs", ""]
     for name, caption in [("program-size.svg", "size"), ("program-depth.svg", "depth"),
                           ("transitions.svg", "transitions per run"), ("features.svg", "features")]:
@@ -186,21 +200,21 @@ def to_markdown(data: dict, figs: dict) -> str:
     out += ["", _md_table(["construct", "share of programs"],
                           [[c, f"{100 * v:.1f}%"] for c, v in data["programs"]["constructs"].items()]), ""]
     if data["programs"].get("sample"):
-        out += [sample_caption(data["programs"]), "",
+        out += [md_text(sample_caption(data["programs"])), "",
                 _md_table(["property", "size", "program"],
-                          [[x["property"] or "", x["size"], f"`{x['program']}`"] for x in data["programs"]["sample"]]), ""]
+                          [[x["property"] or "", x["size"], _Code(x["program"])] for x in data["programs"]["sample"]]), ""]
     out += ["## Counterexamples", ""]
     if not data["counterexamples"]:
         out.append("None: every property held on every generated program.")
     for i, c in enumerate(data["counterexamples"], 1):
         ex = c.get("explanation") or {}
         v = ex.get("violation")
-        out += [f"### {i}. {c['property']}", "", "```", c["program"], "```", "", "```", c["finding"] or "", "```", ""]
+        out += [f"### {i}. {md_text(c['property'])}", ""] + md_block(c["program"]) + [""] + md_block(c["finding"] or "") + [""]
         if v:
-            out += [f"Violated invariant **{v['check']}** after step {v['step']} (`{v['rule']}`): {v['message']}. "
-                    f"From the paper: {v['paper']}.", ""]
+            out += [f"Violated invariant **{md_text(v['check'])}** after step {md_text(v['step'])} ({md_code(v['rule'])}): "
+                    f"{md_text(v['message'])}. From the paper: {md_text(v['paper'])}.", ""]
         if ex.get("trace"):
-            out += ["```"] + [s["line"] for s in ex["trace"]] + ["```", ""]
+            out += md_block("\n".join(str(s["line"]) for s in ex["trace"])) + [""]
         for when in ("before", "after"):
             if f"counterexample-{i}-{when}.svg" in figs:
                 out.append(f"![the graph {when} the failing transition](counterexample-{i}-{when}.svg)")
@@ -208,7 +222,7 @@ def to_markdown(data: dict, figs: dict) -> str:
             out += ["", f"[Step through the failing run](counterexample-{i}-view.html) (goi view)."]
         out.append("")
     for name, section in data.get("sections", {}).items():
-        out += [f"## {section.get('title', name)}", "", _md_table(section["headers"], section["rows"]), ""]
+        out += [f"## {md_text(section.get('title', name))}", "", _md_table(section["headers"], section["rows"]), ""]
     return "\n".join(out) + "\n"
 
 
@@ -221,7 +235,8 @@ def write(data: dict, directory: str) -> dict:
     files = {"index.html": to_html(data, figs), "report.md": to_markdown(data, figs),
              "report.json": json.dumps(data, ensure_ascii=False, indent=1) + "\n"}
     files.update(figs)
+    from goi.files import write_file
+
     for name, text in files.items():
-        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_file(os.path.join(directory, name), text, "--out")
     return {name: len(text) for name, text in files.items()}

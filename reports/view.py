@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 from dataclasses import dataclass, field
 from typing import Optional
+
+from .escape import script_json
 
 DEFAULT_MAX_FRAMES = 60
 # Steps recorded in full, at most: the page stays under about 20 MB and opens in seconds
@@ -252,7 +253,7 @@ def page_data(rec: Recording) -> dict:
 def to_html(rec: Recording, title: str = "goi view") -> str:
     """The page: the data as JSON, the pictures as templates, the stepper's markup, script
     and style (the same as the browser playground's)."""
-    payload = json.dumps(page_data(rec), ensure_ascii=False).replace("</", "<\\/")
+    payload = script_json(page_data(rec))  # no `<`, `>` or `&` raw: the data cannot end or swallow its element
     templates = "\n".join(f'<script type="application/gzip+base64" id="frame-{i}">{_packed(svg)}</script>'
                           for i, svg in enumerate(rec.frames))
     return stepper("page.html").format(title=html.escape(title), data=payload, templates=templates,
@@ -274,12 +275,11 @@ def compose(program, *, max_steps: int = 1_000_000, max_frames: Optional[int] = 
     return rec, to_html(rec, title)
 
 
-def save(page: str, path: str) -> int:
-    """Write a page; returns its size in bytes."""
-    data = page.encode("utf-8")
-    with open(path, "wb") as handle:
-        handle.write(data)
-    return len(data)
+def save(page: str, path: str, option: str = "-o") -> int:
+    """Write a page (never through a link: goi.files.write_file); returns its size in bytes."""
+    from goi.files import write_file
+
+    return write_file(path, page, option)
 
 
 def view(program, output: Optional[str] = None, **options) -> str:

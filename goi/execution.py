@@ -68,7 +68,34 @@ def check(text: str) -> Judgement:
     """
     from .semantics.parser import parse
 
+    if not isinstance(text, str):
+        raise TypeError(f"goi.check takes a program's text (str), not {type(text).__name__}; "
+                        "a surface term or a judgement goes to goi.run or goi.judge")
     return deep(lambda: typecheck(parse(text), source=text))
+
+
+def _whole(name: str, value, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number (int), not {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be ≥ {least}, not {value}")
+    return value
+
+
+def exact(name: str, value) -> Fraction:
+    """A value the user gives for the field: exact (Fraction, int, or text such as '1/10');
+    a float is refused, since 0.1 is not one tenth."""
+    if isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool)):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{name} {value!r} is not an exact rational (write '3', '-0.5' or '1/3')") from None
+    if isinstance(value, float):
+        raise TypeError(f"{name} is the float {value!r}, which is not exact: give a Fraction, an int or text "
+                        f"such as {str(value)!r}")
+    raise TypeError(f"{name} must be an exact rational (Fraction, int or str), not {type(value).__name__}")
 
 
 def judge(program: Program) -> Judgement:
@@ -155,7 +182,18 @@ class Execution:
         check_set: Optional[CheckSet] = None,
     ):
         self.judgement = judge(program)
-        values = None if params is None else tuple(Fraction(p) for p in params)
+        if isinstance(params, (str, bytes)) or (params is not None and not hasattr(params, "__iter__")):
+            raise TypeError(f"params is a list of values, one per provisional constant, not {type(params).__name__}")
+        values = None if params is None else tuple(exact(f"params[{i}]", p) for i, p in enumerate(params))
+        if isinstance(checks, (str, bytes)):
+            raise TypeError(f"checks is a list of names (['all'], ['validity', 'gc']), not the string {checks!r}")
+        if division not in ("total", "strict") and field is None:
+            raise ValueError(f"unknown division policy {division!r} (total or strict)")
+        _whole("seed", seed, -(1 << 63))
+        _whole("max_nodes", max_nodes, 1)
+        _whole("max_digits", max_digits, 1)
+        if not isinstance(gc, bool):
+            raise TypeError(f"gc is True or False, not {type(gc).__name__}")
         if values is not None and len(values) != len(self.judgement.params):
             raise ValueError(
                 f"params gives {len(values)} values, but the program has {len(self.judgement.params)} provisional constants"
@@ -168,6 +206,9 @@ class Execution:
             strategy = RandomStrategy(seed)
         elif isinstance(strategy, str):
             raise ValueError(f"unknown strategy {strategy!r} (first or random)")
+        elif not callable(getattr(strategy, "choose", None)):
+            raise TypeError(f"strategy is 'first', 'random' or a strategy object (with a choose method), "
+                            f"not {type(strategy).__name__}")
         self.strategy = strategy
         if graph is None:
             inputs = None if values is None else list(values)
@@ -194,8 +235,7 @@ class Execution:
             stop: Optional[Callable[[], Optional[str]]] = None) -> Result:
         """Run from the initial state to an outcome (at most `max_steps` transitions; `stop`,
         asked now and then, may end it as a budget "time" by returning a reason)."""
-        if max_steps < 0:
-            raise ValueError(f"max_steps must be ≥ 0, not {max_steps}")
+        _whole("max_steps", max_steps)
         m = self.machine
         outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
         rules = {r: outcome.counts.get(r, 0) for r in sorted(m.rules) if m.rules[r].kind != GC}

@@ -106,8 +106,8 @@ def _field(key: Optional[str], value: str, where: str) -> tuple[str, str]:
         raise ExpectationError(f"{where}: unknown status {value!r} (known: {', '.join(STATUSES)})")
     if key == "division" and value not in ("total", "strict"):
         raise ExpectationError(f"{where}: division is total or strict, not {value!r}")
-    if key == "max-steps" and not value.isdigit():
-        raise ExpectationError(f"{where}: max-steps is a whole number, not {value!r}")
+    if key == "max-steps" and not (value.isascii() and value.isdigit() and len(value) <= 15):
+        raise ExpectationError(f"{where}: max-steps is a whole number (at most 15 digits), not {value!r}")
     return key, value
 
 

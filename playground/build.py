@@ -126,6 +126,13 @@ def main(argv=None) -> int:
     except BuildError as exc:
         print(f"playground/build.py: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a folder that cannot be written (read-only, full, gone): said, not a traceback
+        where = exc.filename or args.output
+        print(f"playground/build.py: {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("playground/build.py: interrupted", file=sys.stderr)
+        return 130
     print(f"{args.output}: {len(sizes)} files, {sum(sizes.values()) / 1e6:.1f} MB; serve it with "
           f"python -m http.server -d {args.output} --bind 127.0.0.1")
     return 0

@@ -226,9 +226,12 @@ class _Checker:
     def explain_renamed(self, message: str) -> str:
         """A name the user gave twice (A_a inside A_a) is renamed apart (a1): a message that
         shows it says whose it is."""
-        shown = dict.fromkeys(n for n in re.findall(r"\bV_([a-z][A-Za-z0-9']*)", message) if n in self.renamed)
+        found = list(dict.fromkeys(re.findall(r"\bV_([a-z][A-Za-z0-9']*)", message)))
         notes = [f"V_{n} is the name {self.renamed[n]} of the decoupling {self.show(self.binding_site[n])}, renamed "
-                 f"apart from another decoupling that also names it {self.renamed[n]}" for n in shown]
+                 f"apart from another decoupling that also names it {self.renamed[n]}" for n in found if n in self.renamed]
+        notes += [f"V_{n} is goi's name for the vector of the decoupling {self.show(self.binding_site[n])}, which the "
+                  "program leaves unnamed" for n in found
+                  if n not in self.renamed and n in self.binding_site and n not in self.user_names]
         return message + "".join(f" ({note})" for note in notes)
 
     # ---- annotations -----------------------------------------------------------
@@ -599,5 +602,8 @@ def _user_names(term: S.Term) -> set[str]:
         t = stack.pop()
         if isinstance(t, (S.Decouple, S.LetDecouple)) and t.name is not None:
             found.add(t.name)
+        annot = getattr(t, "annot", None)
+        if annot is not None:  # a name the user wrote in an annotation (V_a1) is theirs too: never given out
+            found |= set(names_of(annot))
         stack.extend(S.subterms(t))
     return found

@@ -141,3 +141,48 @@ def test_a_variant_rule_set_leaves_the_default_alone():
     assert "gc" not in DEFAULT_CHECKS.remove("gc") and "gc" in DEFAULT_CHECKS
     with pytest.raises(AttributeError):
         DEFAULT_CHECKS._checks = {}
+
+
+# ---- wrong types and values: a clear TypeError or ValueError, never an incidental exception ----
+
+import pytest as _pytest  # noqa: E402
+
+from goi.enumerate import Enumeration as _Enumeration  # noqa: E402
+
+
+@_pytest.mark.parametrize("call, error, says", [
+    (lambda: goi.check(None), TypeError, "program's text"),
+    (lambda: goi.check(b"1"), TypeError, "program's text"),
+    (lambda: goi.run("1", strategy=3), TypeError, "strategy"),
+    (lambda: goi.run("{1}", params=[0.1]), TypeError, "not exact"),
+    (lambda: goi.run("{1}", params=0.1), TypeError, "list of values"),
+    (lambda: goi.run("{1}", params=["x"]), ValueError, "not an exact rational"),
+    (lambda: goi.run("{1}", params=[True]), TypeError, "exact rational"),
+    (lambda: goi.run("1", checks="all"), TypeError, "list of names"),
+    (lambda: goi.run("1", max_steps="5"), TypeError, "max_steps"),
+    (lambda: goi.run("1", max_steps=-1), ValueError, "max_steps"),
+    (lambda: goi.run("1", division="lenient"), ValueError, "division"),
+    (lambda: goi.run("1", gc="yes"), TypeError, "gc"),
+    (lambda: goi.run("1", max_nodes=0), ValueError, "max_nodes"),
+    (lambda: list(_Enumeration().programs(3, -3, 2)), ValueError, "start"),
+    (lambda: _Enumeration().count("3"), TypeError, "whole number"),
+    (lambda: _Enumeration().program(3, 10**6), IndexError, "there are 155"),
+    (lambda: _Enumeration(space=None), TypeError, "Space"),
+])
+def test_the_api_answers_a_wrong_argument_clearly(call, error, says):
+    with _pytest.raises(error) as info:
+        call()
+    assert says in str(info.value)
+
+
+def test_counting_beyond_reach_stops_at_its_table_budget():
+    """Enumeration().count(200) ran unbounded: now it stops at the table's budget (counted
+    entries, not time) with a BudgetError that says so."""
+    from goi.generators.enumerate import TooLarge
+
+    small = _Enumeration(max_table=2_000)
+    assert small.count(9) == 79_800_943  # within the budget
+    with _pytest.raises(TooLarge, match="beyond reach"):
+        small.count(200)
+    with _pytest.raises(TooLarge, match="beyond reach"):
+        _Enumeration().count(10**20)

@@ -137,6 +137,25 @@ def test_a_closed_standard_output_stops_quietly():
     assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr, proc.stderr[-400:]
 
 
+@pytest.mark.parametrize("argv, code", [
+    (["run", "-e", "(1"], exitcodes.BAD_INPUT),
+    (["typecheck", "-e", "λx. x x"], exitcodes.BAD_INPUT),
+    (["run", "--division", "strict", "-e", "1 / 0"], exitcodes.UNDEFINED),
+    (["run", "--max-steps", "-5", "-e", "1"], exitcodes.USAGE),
+    (["props", "--shards", "1000000000"], exitcodes.BUDGET),
+    (["run", "-e", "1"], exitcodes.OK),
+])
+def test_a_gone_reader_of_standard_error_leaves_the_exit_code_the_commands(argv, code):
+    """Its messages are lost; the exit code is still the documented one (it was 1)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "goi", *argv], stderr=write, stdout=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.returncode == code
+
+
 @pytest.mark.parametrize("argv", [
     ["run", "--params", "1e5", "-e", "{1}"], ["run", "--params", "1_000", "-e", "{1}"], ["run", "--dot", "", "-e", "1"],
     ["run", "--seed", "3", "-e", "1"], ["equiv", "--terms", "--context", "x:F, x:F", "-e", "x", "-e", "x"],

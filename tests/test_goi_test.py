@@ -4,6 +4,8 @@ The corpus tests/programs/ keeps its expectations inline and must pass."""
 import json
 from pathlib import Path
 
+import pytest
+
 from goi import expected
 from goi.cli import main
 from goi.cli import exitcodes
@@ -63,6 +65,14 @@ def test_a_bad_expectation_is_an_error_named_where_it_is(tmp_path, capsys):
     assert f"ERROR {tmp_path / 'a.goi'}: {tmp_path / 'a.goi'}:2: unknown key 'colour'" in capsys.readouterr().out
     assert main(["test", str(tmp_path / "missing")]) == exitcodes.BAD_INPUT
     assert "goi: io error: cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("steps", ["²", "١٢", "1" * 5000, "-1", "1e3"])
+def test_a_max_steps_that_is_not_an_ascii_whole_number_is_an_expectation_error(tmp_path, capsys, steps):
+    """Not exit 70: '²' and '١٢' are digits to str.isdigit, but not to int()."""
+    write(tmp_path, "a.goi", f"1\n-- expect max-steps: {steps}\n-- expect: 1\n")
+    assert main(["test", str(tmp_path)]) == exitcodes.NOT_EQUIVALENT
+    assert "max-steps is a whole number" in capsys.readouterr().out
 
 
 def test_a_folder_with_no_programs_is_a_usage_error(tmp_path, capsys):

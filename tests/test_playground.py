@@ -112,6 +112,18 @@ print("ok")
 """
 
 
+def test_a_folder_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path):
+    """`-o` where nothing can be made (under /proc): exit 1 and the folder named."""
+    import subprocess
+    import sys
+
+    where = "/proc/1/goi-playground-site"
+    proc = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "playground" / "build.py"), "-o", where],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("playground/build.py: ") and where in proc.stderr and proc.stderr.count("\n") == 1
+
+
 def test_the_worker_needs_nothing_the_site_does_not_bundle():
     """goi's part of the worker imports only what playground/requirements.txt and Pyodide's
     standard library give (no Hypothesis, z3, networkx or Jinja): checked without a browser,

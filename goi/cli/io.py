@@ -48,14 +48,34 @@ def write_raw(text: str, stream=None) -> None:
 
 def say(text: str = "", stream=None) -> None:
     """A line of text for people, in the stream's encoding; what it cannot encode is escaped
-    (λ becomes \\u03bb on an ASCII terminal) rather than a crash."""
+    (λ becomes \\u03bb on an ASCII terminal) rather than a crash. On standard error, a reader
+    that went away loses the line but changes nothing else: the exit code stays the command's."""
     stream = stream or sys.stdout
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         text = text.encode(encoding, "backslashreplace").decode(encoding)
+    if stream is sys.stderr or stream is sys.__stderr__:
+        try:
+            stream.write(text + "\n")
+            stream.flush()
+        except (BrokenPipeError, ConnectionResetError, ValueError):
+            silence_stderr()
+        return
     stream.write(text + "\n")
+
+
+def silence_stderr() -> None:
+    """Standard error's reader is gone: what is left to say goes nowhere, and neither a later
+    message nor the interpreter's last flush can fail the command."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    except OSError:
+        pass
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")
 
 
 def error_payload(command: Optional[str], error: dict) -> dict:

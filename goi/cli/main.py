@@ -14,7 +14,7 @@ from . import exitcodes
 from .arguments import ArgumentParser, add_program_arguments
 from .commands import registry
 from .errors import Sourced, UsageError
-from .io import Output, error_payload, read_program, say, write_json
+from .io import Output, error_payload, read_program, say, silence_stderr, write_json
 
 EXIT_CODES_HELP = (
     "exit codes: 0 ok/final/equivalent, 1 not equivalent, 2 usage error, 3 bad input, 4 stuck or invariant "
@@ -122,5 +122,8 @@ def _main(argv: list[str]) -> int:
     except Exception as exc:  # a bug in goi, not bad input: say so, keep the evidence
         report(args, command, {"kind": "internal", "message": repr(exc), "line": None, "column": None}, None)
         say("goi: internal error (a bug in goi; please report it with the input):", sys.stderr)
-        traceback.print_exc()
+        try:
+            traceback.print_exc()
+        except (BrokenPipeError, ValueError):
+            silence_stderr()
         return exitcodes.INTERNAL

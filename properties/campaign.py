@@ -533,7 +533,7 @@ class LawWork:
 
     bound: int
     context_size: int
-    timeout: float
+    timeout: object  # each program check's budget (goi.equivalence.deadline: seconds, or Work)
     parts: int = 1  # each law's instances divided into this many shards (law_shards)
 
     def __call__(self, shard: Shard) -> dict:

@@ -87,12 +87,12 @@ def reassociate(t: S.Term) -> Optional[S.Term]:
 
 @declare("equivalence", order=90, statement="program equivalence (z3)",
          examples=lambda config: programs_of(config, other=programs(max_depth=config.max_depth)))
-def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: float = 10.0) -> str:
+def self_equivalence(term, config, other: Optional[S.Term] = None, timeout=None) -> str:
     """A program is never refuted equivalent to itself (nor to a renaming of it).
 
     term vs itself, vs its first re-association if it has one, and, given another program
     u, (term + u) + term vs term + (u + term)."""
-    from goi.equivalence import program_equivalence
+    from goi.equivalence import DEFAULT_WORK, program_equivalence
 
     record(api.run(term, max_steps=config.max_steps))  # counted as the suite's runs, with its rules
     pairs = [(term, term)]
@@ -104,7 +104,7 @@ def self_equivalence(term, config, other: Optional[S.Term] = None, timeout: floa
         pairs.append((left, reassociate(left)))
     verdicts = []
     for a, b in pairs:
-        v = program_equivalence(a, b, timeout=timeout, max_steps=config.max_steps)
+        v = program_equivalence(a, b, timeout=DEFAULT_WORK if timeout is None else timeout, max_steps=config.max_steps)
         if v.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
             raise Finding("equivalence", f"{pretty(a)} refuted against {pretty(b)}: {v.verdict}, {v.reason}", _text(term))
         verdicts.append(v.verdict)

@@ -231,7 +231,8 @@ class _Checker:
                  f"apart from another decoupling that also names it {self.renamed[n]}" for n in found if n in self.renamed]
         notes += [f"V_{n} is goi's name for the vector of the decoupling {self.show(self.binding_site[n])}, which the "
                   "program leaves unnamed" for n in found
-                  if n not in self.renamed and n in self.binding_site and n not in self.user_names]
+                  if n not in self.renamed and n in self.binding_site and n not in self.user_names
+                  and not re.search(rf"\bname {re.escape(n)} (that this very decoupling binds|is bound by)", message)]
         return message + "".join(f" ({note})" for note in notes)
 
     # ---- annotations -----------------------------------------------------------

@@ -77,10 +77,21 @@ def _synopsis() -> dict:
     block = text.split("```\n", 2)[1]
     out: dict = {}
     command = None
+    shared: dict = {}  # a named group of options (CAMPAIGN: …), spelled out once below the commands
     for line in block.splitlines():
         if line.startswith("goi "):
             command = line.split()[1]
-        out.setdefault(command, []).append(line)
+        elif line[:1].isupper() and ":" in line:
+            command = None
+            name, _, rest = line.partition(":")
+            shared[name] = rest
+            continue
+        if command is not None:
+            out.setdefault(command, []).append(line)
+    for name, rest in shared.items():  # a command that names the group takes its options
+        for lines in out.values():
+            if any(f"[{name}]" in line for line in lines):
+                lines.append(rest)
     return out
 
 

@@ -1,24 +1,27 @@
 """Program equivalence decided with z3 (the paper's Def. "Program equivalence"): symbolic
 runs of the same machine (goi.semantics.symbolic), a z3 query for a point where the two
-differ (solver), the witness replayed by the exact machine, all within one time budget
-(deadline). goi.api's `equivalent` and `symbolic_run` are this package's entry points.
+differ (solver), the witness replayed by the exact machine, all within one budget of
+z3's work (or time): deadline. goi.api's `equivalent` and `symbolic_run` are this package's entry points.
 
     programs   the decision: program_equivalence, symbolic_run, Verdict
     solver     symbolic values to z3, the query, rational witnesses
-    deadline   one time budget shared by the runs, the queries and the replays
+    deadline   one budget (z3's work, or time) shared by the runs, the queries and the replays
 """
 
-from .deadline import Deadline
-from .programs import (
-    EQUIVALENT,
-    NOT_COMPARABLE,
-    NOT_EQUIVALENT,
-    UNDEFINED,
-    UNKNOWN,
-    Verdict,
-    program_equivalence,
-    symbolic_run,
-)
+from .deadline import DEFAULT_WORK, Deadline, Work
 
-__all__ = ["Deadline", "EQUIVALENT", "NOT_COMPARABLE", "NOT_EQUIVALENT", "UNDEFINED", "UNKNOWN", "Verdict",
-           "program_equivalence", "symbolic_run"]
+_FROM_PROGRAMS = ("EQUIVALENT", "NOT_COMPARABLE", "NOT_EQUIVALENT", "UNDEFINED", "UNKNOWN", "Verdict",
+                  "program_equivalence", "symbolic_run")
+
+
+def __getattr__(name: str):
+    """The decision's names, loaded when first asked for: z3 is imported only by what decides
+    (a command's argument set-up reads the budget's default without it)."""
+    if name in _FROM_PROGRAMS:
+        from . import programs
+
+        return getattr(programs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DEFAULT_WORK", "Deadline", "Work", *_FROM_PROGRAMS]

@@ -34,7 +34,7 @@ from goi import execution
 from goi.semantics.symbolic import Expr, SymbolicField, evaluate_all, show
 from goi.semantics.types import F
 
-from .deadline import Deadline
+from .deadline import DEFAULT_WORK, Budget, Deadline
 from .solver import Side, differ_query, rational_candidates
 
 EQUIVALENT = "equivalent"
@@ -227,7 +227,7 @@ def _replay(program0, program1, run0: SymbolicRun, run1: SymbolicRun, sigma: Seq
     return exact0, exact1
 
 
-def program_equivalence(program0: execution.Program, program1: execution.Program, *, division: str = "total", timeout: float = 10.0,
+def program_equivalence(program0: execution.Program, program1: execution.Program, *, division: str = "total", timeout: Budget = DEFAULT_WORK,
                         max_permutations: int = 720, max_steps: int = execution.DEFAULT_MAX_STEPS,
                         max_nodes: int = execution.DEFAULT_MAX_NODES, deadline: Optional[Deadline] = None) -> Verdict:
     """Decide Def. "Program equivalence" for two closed programs (module docstring).
@@ -235,7 +235,7 @@ def program_equivalence(program0: execution.Program, program1: execution.Program
     z3's resource units), the minimisation of witnesses and their exact replays; or
     `deadline`, shared with a caller deciding more than one pair (goi equiv --terms)."""
     started = time.perf_counter()
-    deadline = deadline or Deadline(timeout)
+    deadline = deadline or Deadline.of(timeout)
     j0, j1 = execution.judge(program0), execution.judge(program1)
     verdict = Verdict(UNKNOWN, "", division, (tuple(j0.params), tuple(j1.params)))
 

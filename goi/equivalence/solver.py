@@ -15,7 +15,7 @@ import z3
 
 from goi.semantics.symbolic import Expr, arithmetic, fold
 
-from .deadline import Deadline
+from .deadline import PIN_WORK, Deadline
 
 
 def real(v: Fraction, ctx: z3.Context) -> z3.ArithRef:
@@ -86,11 +86,18 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         conditions = [convert(d) == convert.zero for d in side.denominators]
         return z3.Or(*conditions) if conditions else false
 
-    def check(most_ms: int = 0):
-        milliseconds = deadline.z3_milliseconds() if not most_ms else min(most_ms, deadline.z3_milliseconds())
-        solver.set("timeout", milliseconds)
-        solver.set("rlimit", deadline.z3_rlimit())
-        return solver.check()
+    def check(pinning: bool = False):
+        """One z3 check within what is left of the budget; a pin's try gets at most 2 s of a
+        time budget, or PIN_WORK units of a work budget (the same try at any load)."""
+        milliseconds = deadline.z3_milliseconds()
+        if milliseconds is not None:
+            solver.set("timeout", min(2000, milliseconds) if pinning else milliseconds)
+        solver.set("rlimit", deadline.z3_rlimit(PIN_WORK if pinning and deadline.work is not None else None))
+        before = _rlimit_count(solver)
+        try:
+            return solver.check()
+        finally:
+            deadline.spend(_rlimit_count(solver) - before)
 
     u0, u1 = undefined(left, convert_left), undefined(right, convert_right)
     if left.value is None or right.value is None:
@@ -113,7 +120,7 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
                 break
             solver.push()
             solver.add(q[i] == real(v, ctx))
-            if check(most_ms=2000) == z3.sat:
+            if check(pinning=True) == z3.sat:
                 pinned[i] = v
                 break
             solver.pop()
@@ -133,6 +140,14 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         else:
             values.append(None)  # the formula does not constrain it
     return Answer("sat", "z3 found q⃗", time.perf_counter() - started, values)
+
+
+def _rlimit_count(solver: z3.Solver) -> int:
+    """z3's resource counter so far (cumulative over the solver's checks)."""
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except (z3.Z3Exception, KeyError, ValueError):
+        return 0
 
 
 def _unknown(solver: z3.Solver, deadline: Deadline) -> str:

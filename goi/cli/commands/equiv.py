@@ -14,6 +14,7 @@ from ..arguments import add_input_limit, positive_int, positive_seconds
 from ..errors import Sourced, UsageError
 from ..io import read_file, read_text, say, schema, write_json
 from . import command
+from ...equivalence.deadline import DEFAULT_WORK
 
 VERDICT_EXIT = {
     "equivalent": exitcodes.OK,
@@ -66,8 +67,11 @@ def add_arguments(p) -> None:
     p.add_argument("-e", dest="exprs", action="append", metavar="TEXT", help="a program given on the command line (twice)")
     add_input_limit(p)
     p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or undefined")
-    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
-                   help="seconds for the whole decision (default 10); past it the verdict is unknown")
+    p.add_argument("--work", type=positive_int, default=DEFAULT_WORK.units, metavar="N",
+                   help=f"z3's work for the whole decision, in its resource units (default {DEFAULT_WORK.units}): the same "
+                        "verdict on any machine at any load; past it the verdict is unknown (docs/CONJECTURES.md)")
+    p.add_argument("--timeout", type=positive_seconds, default=None, metavar="S",
+                   help="also stop after S seconds (a verdict that then depends on the machine's speed)")
     p.add_argument("--max-permutations", type=positive_int, default=720, metavar="N",
                    help="parameter permutations tried at most (default 720); more left untried is unknown")
     p.add_argument("--terms", action="store_true", help="compare two terms of one type in generated contexts")
@@ -85,7 +89,10 @@ def run(args, _source, out) -> int:
     from ...semantics.parser import parse
     from ...semantics.stack import deep
 
+    from ...equivalence.deadline import Deadline
+
     inputs = read_two(args)
+    budget = Deadline(args.timeout, work=args.work)
     if args.context and not args.terms:
         raise UsageError("--context declares the free variables of open terms: use it with --terms")
     if args.terms:
@@ -96,7 +103,7 @@ def run(args, _source, out) -> int:
             except GoiError as exc:
                 raise Sourced(exc, text, name) from None
         search = term_equivalence(terms[0], terms[1], context=args.context or (), examples=args.examples,
-                                  division=args.division, timeout=args.timeout, seed=args.seed)
+                                  division=args.division, deadline=budget, seed=args.seed)
         payload = {"schema": schema("equiv"), "mode": "terms", "division": args.division, **search.to_json(),
                    "compared": [text.strip() for text, _ in inputs]}
         if args.json:
@@ -104,14 +111,14 @@ def run(args, _source, out) -> int:
         elif search.verdict == "refuted":
             pv = search.program_verdict
             assert pv is not None and search.programs is not None
-            cut = "; the time budget ended its shrinking, it may not be the smallest" if search.timed_out else ""
+            cut = f"; the {_kind(args)} budget ended its shrinking, it may not be the smallest" if search.timed_out else ""
             say(f"NOT EQUIVALENT: the context  {search.context}  separates them (after {search.contexts} contexts{cut})")
             say(f"  C[t0] = {search.programs[0]}")
             say(f"  C[t1] = {search.programs[1]}")
             say(f"  {pv.verdict}: {pv.reason}")
             _say_witness(say, pv)
         else:
-            stopped = f"; the time budget (--timeout {args.timeout:g}) ended the search" if search.timed_out else ""
+            stopped = f"; the {_kind(args)} budget ({_option(args)}) ended the search" if search.timed_out else ""
             say(f"NO SEPARATING CONTEXT FOUND in {search.contexts} contexts ({search.unknown} undecided, "
                 f"{search.skipped} skipped{stopped}); this is not a proof of equivalence")
         return VERDICT_EXIT[search.verdict]
@@ -122,7 +129,7 @@ def run(args, _source, out) -> int:
             judgements.append(api.check(text))
         except GoiError as exc:
             raise Sourced(exc, text, name) from None
-    verdict = program_equivalence(judgements[0], judgements[1], division=args.division, timeout=args.timeout,
+    verdict = program_equivalence(judgements[0], judgements[1], division=args.division, deadline=budget,
                                   max_permutations=args.max_permutations)
     if args.json:
         write_json({"schema": schema("equiv"), "mode": "programs", **verdict.to_json(),
@@ -134,6 +141,14 @@ def run(args, _source, out) -> int:
             say(f"  e1(q⃗) = {verdict.symbolic[1]}")
         _say_witness(say, verdict)
     return VERDICT_EXIT[verdict.verdict]
+
+
+def _kind(args) -> str:
+    return "time" if args.timeout is not None else "work"
+
+
+def _option(args) -> str:
+    return f"--timeout {args.timeout:g}" if args.timeout is not None else f"--work {args.work}"
 
 
 def _say_witness(say, verdict) -> None:

@@ -28,7 +28,15 @@ DEFAULT_MAX_FRAMES = 60
 # state is recorded again; the timeline shows the stretch not recorded.
 DEFAULT_MAX_RECORDED_STEPS = 50_000
 PROGRESS_EVERY = 500  # steps between two calls of record()'s progress
-MAX_RECORDED_BYTES = 12 * 1024 * 1024  # the recorded steps' stacks and box stacks, at most (a step's stack can be long)
+# The page's byte budget, whatever the run: at most PAGE_BYTES in all (`goi view`'s promise,
+# tests/test_view.py), of which the recorded steps' JSON takes at most STEP_BYTES and the
+# packed pictures at most FRAME_BYTES (the final state's picture comes out of FINAL_BYTES of
+# its own); the rest (markup, script, rules, notes) is far below the remainder.
+PAGE_BYTES = 20_000_000
+STEP_BYTES = 10_000_000
+FRAME_BYTES = 7_000_000
+FINAL_BYTES = 1_500_000
+MAX_RECORDED_BYTES = STEP_BYTES  # the name earlier callers used
 
 
 @dataclass
@@ -38,6 +46,8 @@ class Recording:
     program: str
     steps: list = field(default_factory=list)  # one dict per transition (step 0: the initial state)
     frames: list = field(default_factory=list)  # SVG pictures (the page holds them packed: _packed)
+    packed: list = field(default_factory=list)  # per picture: its packed text, as the page holds it
+    over_budget: int = 0  # pictures not drawn because the page's byte budget for pictures was spent
     relaid: list = field(default_factory=list)  # per picture: whether dot laid it out anew (else nodes kept their place)
     notes: list = field(default_factory=list)  # per picture: what its layout did, for people (StableLayout.note)
     unpictured: int = 0  # graph-changing steps past the picture budget
@@ -78,7 +88,9 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     pictured = spread(graph_changes(program, max_steps, max_recorded_steps, options), max_frames)
     counts = {"changes": 0, "spread": 0}  # graph changes seen; pictures drawn within the budget
 
-    def picture(force: bool = False) -> Optional[int]:
+    sizes = {"frames": 0, "steps": 0}  # bytes the page gives the pictures and the recorded steps so far
+
+    def picture(force: bool = False, final: bool = False) -> Optional[int]:
         version = machine.graph.version
         changed, seen["asked"] = version != seen["asked"], version
         counts["changes"] += changed
@@ -87,9 +99,21 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
         if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames):
             rec.unpictured += changed  # counted once per change of the graph, not per step
             return None
-        counts["spread"] += not force
+        if sizes["frames"] >= FRAME_BYTES and not final:  # the pictures' byte budget is spent
+            rec.unpictured += changed
+            rec.over_budget += 1
+            return None
         svg, anew = layout.draw(machine.graph)
+        packed = _packed(svg)
+        allowance = FRAME_BYTES + (FINAL_BYTES if final else 0)
+        if sizes["frames"] + len(packed) > allowance:  # this one alone would break the page's budget
+            rec.unpictured += changed
+            rec.over_budget += 1
+            return None
+        counts["spread"] += not force
+        sizes["frames"] += len(packed)
         rec.frames.append(svg)
+        rec.packed.append(packed)
         rec.relaid.append(anew)
         rec.notes.append(layout.note)
         seen["drawn"] = version
@@ -109,8 +133,8 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
             "link": t.position.id,
             "dir": t.direction,
             "flag": show.flag(t.flag),
-            "stack": show.stack(t.stack, machine.field.show),
-            "boxes": show.box_stack(t.box_stack),
+            "stack": _capped(show.stack(t.stack, machine.field.show)),
+            "boxes": _capped(show.box_stack(t.box_stack)),
             "span": [span.start, span.end] if span is not None else None,
             "frame": picture(force=bool(rule_of and rule_of.feature == DECOUPLING)),
         }
@@ -122,22 +146,22 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     def runs() -> tuple:
         return tuple(monitor.runs[name] for name in rec.checks) if monitor is not None else ()
 
-    budget = {"bytes": 0}
     gap: dict = {}  # the steps not recorded, summarised
+    per_step = 4 * len(rec.checks) + 4  # what a step's list of consulted checks may take of the page
 
     def step(number: int, rule: Optional[str]) -> None:
         if gap:
             _count(number, rule)
             return
-        if len(rec.steps) >= max_recorded_steps or budget["bytes"] > MAX_RECORDED_BYTES:
+        if len(rec.steps) >= max_recorded_steps or sizes["steps"] > STEP_BYTES:
             why = (f"more than {max_recorded_steps} steps" if len(rec.steps) >= max_recorded_steps
-                   else f"the stacks recorded reached {MAX_RECORDED_BYTES} bytes")
+                   else f"the steps recorded reached the page's {STEP_BYTES:,} bytes for them")
             gap.update(first=number, last=number, count=0, rules={}, graph_changes=0, why=why,
                        version=seen["asked"])  # the graph as the last recorded step left it
             _count(number, rule)
             return
         s = state(number, rule)
-        budget["bytes"] += len(s["stack"]) + len(s["boxes"])
+        sizes["steps"] += _bytes(s) + per_step
         rec.steps.append(s)
         consulted_so_far.append(runs())
         if progress is not None and number % PROGRESS_EVERY == 0:
@@ -167,9 +191,10 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
         rec.unrecorded = gap if gap["count"] else None
         rec.steps.append(state(machine.steps, final_rule))
         consulted_so_far.append(runs())
-    if rec.steps[-1]["frame"] is None:  # the final state always has its picture
+    if rec.steps[-1]["frame"] is None:  # the final state has its picture, if it fits the page at all
         rec.unpictured -= 1
-        rec.steps[-1]["frame"] = picture(force=True)
+        rec.steps[-1]["frame"] = picture(force=True, final=True)
+        rec.unpictured += rec.steps[-1]["frame"] is None
     # a step's state was seen by the checks consulted between it and the next step (the last
     # step's: until the run ended, their final looks; step 0's: their initial looks)
     consulted_so_far.append(runs())
@@ -205,6 +230,21 @@ def spread(changes: int, max_frames: int):
     if changes <= room:
         return lambda k: True
     return lambda k: (k * room) // changes != ((k - 1) * room) // changes
+
+
+SHOWN_STACK = 20_000  # characters of one step's computation (or box) stack the page shows, at most
+
+
+def _capped(text: str) -> str:
+    """A stack as the page shows it: its top first, cut (and said so) past SHOWN_STACK characters."""
+    if len(text) <= SHOWN_STACK:
+        return text
+    return text[:SHOWN_STACK] + f" … ({len(text) - SHOWN_STACK:,} more characters not shown)"
+
+
+def _bytes(step: dict) -> int:
+    """What a recorded step takes of the page: its JSON as the page holds it."""
+    return len(script_json(step).encode("utf-8")) + 2
 
 
 def _packed(svg: str) -> str:
@@ -243,6 +283,7 @@ def page_data(rec: Recording) -> dict:
         "frames": len(rec.frames),
         "notes": rec.notes,
         "unpictured": rec.unpictured,
+        "over_budget": rec.over_budget,
         "unrecorded": rec.unrecorded,
         "violation": violation,
         "checks": rec.checks,
@@ -254,8 +295,9 @@ def to_html(rec: Recording, title: str = "goi view") -> str:
     """The page: the data as JSON, the pictures as templates, the stepper's markup, script
     and style (the same as the browser playground's)."""
     payload = script_json(page_data(rec))  # no `<`, `>` or `&` raw: the data cannot end or swallow its element
-    templates = "\n".join(f'<script type="application/gzip+base64" id="frame-{i}">{_packed(svg)}</script>'
-                          for i, svg in enumerate(rec.frames))
+    packed = rec.packed if len(rec.packed) == len(rec.frames) else [_packed(svg) for svg in rec.frames]
+    templates = "\n".join(f'<script type="application/gzip+base64" id="frame-{i}">{p}</script>'
+                          for i, p in enumerate(packed))
     return stepper("page.html").format(title=html.escape(title), data=payload, templates=templates,
                                        style=stepper("view.css"), script=stepper("view.js"),
                                        stepper=stepper("nav.html"), pane=stepper("pane.html"), side=stepper("side.html"))

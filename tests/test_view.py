@@ -352,3 +352,45 @@ def test_a_tall_graph_fits_the_window_below_the_controls_in_a_real_browser(capsy
     assert not driver.execute_script(geometry)["inside"]
     body.send_keys("0")
     assert driver.execute_script(geometry)["inside"]
+
+
+CHURCH = "let d = λf. λx. f (f x) in {}λx. x + 1{} 0"  # N nested doublings: about 43·2^N transitions
+
+
+def test_the_page_budgets_add_up_to_the_promised_twenty_megabytes():
+    from goi.reports import view
+
+    rest = len(view.stepper("page.html")) + len(view.stepper("view.css")) + len(view.stepper("view.js")) \
+        + len(view.stepper("nav.html")) + len(view.stepper("pane.html")) + len(view.stepper("side.html"))
+    assert view.STEP_BYTES + view.FRAME_BYTES + view.FINAL_BYTES + rest + 1_000_000 <= view.PAGE_BYTES == 20_000_000
+
+
+def test_a_page_keeps_within_its_byte_budgets_however_long_the_run(monkeypatch):
+    """The budgets scaled down (so that a short run meets them): the recorded steps, the
+    pictures and the final picture each stay within theirs, the rest of the run is counted,
+    and what the budget left out is said."""
+    from goi.reports import view
+
+    monkeypatch.setattr(view, "STEP_BYTES", 60_000)
+    monkeypatch.setattr(view, "FRAME_BYTES", 30_000)
+    monkeypatch.setattr(view, "FINAL_BYTES", 20_000)
+    program = CHURCH.format("d (" * 6, ")" * 6)
+    rec = view.record(program, 1_000_000, 60)
+    steps = sum(view._bytes(s) for s in rec.steps[:-1])
+    assert steps <= 60_000 + max(view._bytes(s) for s in rec.steps)  # the last one recorded may cross it
+    assert rec.unrecorded is not None and "bytes" in rec.unrecorded["why"]
+    assert sum(map(len, rec.packed)) <= 30_000 + 20_000
+    assert rec.over_budget > 0 and rec.steps[-1]["frame"] is not None  # the final state still pictured
+    assert rec.unrecorded["count"] + len(rec.steps) - 1 == rec.steps[-1]["n"]  # every transition recorded or counted
+    page = view.to_html(rec)
+    data = view.page_data(rec)
+    assert data["over_budget"] == rec.over_budget and len(page.encode()) < 60_000 + 50_000 + 300_000
+
+
+def test_a_stack_too_long_to_show_is_cut_and_says_so():
+    from goi.reports.view import SHOWN_STACK, _capped
+
+    assert _capped("★:□") == "★:□"
+    long = ":".join(["★"] * SHOWN_STACK) + ":□"
+    shown = _capped(long)
+    assert len(shown) < SHOWN_STACK + 60 and shown.endswith("more characters not shown)")

@@ -277,6 +277,7 @@ function start(data, frames){
   let outcome = data.status === "final" ? "final: value " + data.value + " after " + total + " transitions"
     : data.status + ": " + (data.reason || "");
   if (data.unpictured) outcome += "; " + data.unpictured + " graph-changing steps have no picture (--max-frames spreads the pictures over the run; the final state and every decoupling have one)";
+  if (data.over_budget) outcome += "; " + data.over_budget + " pictures left out to keep the page within its size budget";
   if (data.unrecorded){
     const u = data.unrecorded;
     outcome += "; steps " + u.first + " to " + u.last + " are not recorded (" + u.why + ", --max-recorded-steps): "

@@ -124,3 +124,30 @@ def test_the_enumerator_is_public_as_goi_enumerate():
     import goi
 
     assert goi.enumerate.Enumeration().count(3) == 155 and "enumerate" in goi.__all__
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_the_contexts_up_to_a_size_are_every_one_hole_context_of_that_size_once(m):
+    """`goi conjectures --exhaustive N --context-size M` tries every context C[□ : F] of type F
+    and size ≤ M with exactly one hole, each once: checked against the naive enumerator
+    (every syntax tree with □ in scope, type-checked), plugged with a marker constant."""
+    from goi.properties.exhaustive_laws import HOLE, context_count, contexts
+
+    marker = S.Const(Fraction(7))
+    listed = [plug(marker) for plug in contexts(Enumeration(), F, m)]
+    assert len(listed) == len(set(listed))  # each once
+    expected = set()
+    for n in range(1, m + 1):
+        for body in raw(Space(), (HOLE,), (), n):
+            if sum(isinstance(t, S.Var) and t.name == HOLE for t in S.walk(body)) != 1:
+                continue
+            try:
+                judgement = api.judge(S.Lam(HOLE, F, body))
+            except GoiError:
+                continue
+            if str(judgement.type) != "F -> F" or any(
+                    judgement.operators.get(id(t)) in ("vadd", "smul") and t.op in ("+", "*")
+                    for t in S.walk(body) if isinstance(t, S.BinOp)):
+                continue
+            expected.add(S.substitute(body, HOLE, marker))
+    assert set(listed) == expected and len(listed) <= context_count(Enumeration(), F, m)

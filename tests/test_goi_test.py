@@ -112,6 +112,7 @@ def test_every_expectation_key_fails_when_the_result_differs_in_that_key_alone(t
 
 import os  # noqa: E402
 import threading  # noqa: E402
+import time  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -188,3 +189,62 @@ def test_a_fifo_that_is_written_to_is_read_to_its_end(tmp_path, capsys):
 def test_a_directory_is_refused_by_name(tmp_path, capsys):
     assert main(["run", str(tmp_path)]) == exitcodes.BAD_INPUT
     assert f"cannot read {tmp_path}: it is a directory" in capsys.readouterr().err
+
+
+def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_not(tmp_path):
+    path = tmp_path / "p.goi"
+    path.write_bytes(b"1" * 100)
+    assert files.read_path(str(path), 100) == b"1" * 100
+    path.write_bytes(b"1" * 101)
+    with pytest.raises(files.BudgetError, match="larger than --max-input-bytes 100"):
+        files.read_path(str(path), 100)
+
+
+class SteppedClock:
+    """time.monotonic for goi/files.py as a writer says: the real clock plus the jumps the
+    writer makes, so a test can put seconds of silence between chunks without waiting them."""
+
+    def __init__(self):
+        self.offset = 0.0
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.offset
+
+
+@needs_devices
+def test_a_fifo_is_read_while_it_speaks_however_long_it_speaks(tmp_path, monkeypatch):
+    """The bound is on silence, not on the whole read: 30 chunks, 4 s of (stepped) silence
+    before each, 120 s in all against a 5 s bound, read to the end; and a writer silent past
+    the bound after its first chunk is given up on."""
+    import types
+
+    clock = SteppedClock()
+    monkeypatch.setattr(files, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    def writer(chunks: int, silence: float, last_silence: float = 0.0):
+        with open(pipe, "wb", buffering=0) as handle:
+            for _ in range(chunks):
+                clock.offset += silence
+                handle.write(b"1 + ")
+            handle.write(b"1\n")
+            clock.offset += last_silence
+            if last_silence:
+                gone.wait(60)  # kept open, silent, until the reader has given up
+
+    gone = threading.Event()
+    thread = threading.Thread(target=writer, args=(30, 4.0))
+    thread.start()
+    try:
+        assert files.read_path(str(pipe), 1000, timeout=5.0) == b"1 + " * 30 + b"1\n"
+    finally:
+        thread.join()
+    thread = threading.Thread(target=writer, args=(1, 0.0, 6.0))
+    thread.start()
+    try:
+        with pytest.raises(files.ReadError, match="gave no end of file within 5 s"):
+            files.read_path(str(pipe), 1000, timeout=5.0)
+    finally:
+        gone.set()
+        thread.join()

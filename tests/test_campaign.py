@@ -269,3 +269,18 @@ def test_a_divided_oracle_survey_on_a_local_cluster_buckets_over_all_shards():
     assert sorted(s.case.text for s in report.shrunk.values()) == ["0 * 0", "0 - 0"]
     assert all(s.complete for s in report.shrunk.values())
     assert sum(s.count for s in report.shrunk.values()) == report.counts["implementation-error"]
+
+
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_conjectures_exhaustive_tries_each_instance_in_every_context_up_to_the_context_size(capsys, size):
+    """--context-size M reaches the runner: a context law is tried on every instance in every
+    context of size ≤ M (and not one of size M + 1), counted."""
+    from goi.generators.enumerate import Enumeration
+    from goi.properties.conjectures import LAWS
+    from goi.properties.exhaustive_laws import contexts, instances
+
+    assert main(["conjectures", "eta-value", "--exhaustive", "2", "--context-size", str(size), "--json"]) == exitcodes.OK
+    row = json.loads(capsys.readouterr().out)["laws"][0]
+    law, enum = LAWS["eta-value"], Enumeration()
+    expected = len(list(instances(law, enum, 2))) * len(list(contexts(enum, law.type, size)))
+    assert row["instances"] == expected and (size < 3 or expected > 0)

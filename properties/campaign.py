@@ -127,8 +127,8 @@ def client_for(cluster: str, wait: float = None):
         with _quiet_dask():
             client = Client(cluster, timeout=wait)
     except Exception as exc:
-        raise ClusterError(f"--cluster {cluster}: cannot reach the scheduler within {wait:g} s "
-                           f"({type(exc).__name__}: {_first_line(exc)})") from None
+        raise ClusterError(f"--cluster {cluster}: cannot connect to the scheduler ({type(exc).__name__}: "
+                           f"{_first_line(exc)}; --cluster-wait {wait:g} s)") from None
     try:
         client.wait_for_workers(1, timeout=wait)
     except Exception:

@@ -60,9 +60,9 @@ def resumed_counts_once(path: Path):
 
 @pytest.mark.parametrize("address, says", [
     ("ucx://127.0.0.1:1", "not ucx://"),
-    ("tls://127.0.0.1:1", "cannot reach the scheduler"),
-    ("tcp://127.0.0.1:1", "cannot reach the scheduler"),
-    ("127.0.0.1:1", "cannot reach the scheduler"),
+    ("tls://127.0.0.1:1", "cannot connect to the scheduler"),
+    ("tcp://127.0.0.1:1", "cannot connect to the scheduler"),
+    ("127.0.0.1:1", "cannot connect to the scheduler"),
 ])
 def test_an_address_goi_cannot_use_is_a_cluster_error(address, says, tmp_path):
     path = tmp_path / "c.jsonl"

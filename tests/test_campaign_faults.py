@@ -164,3 +164,19 @@ def test_an_index_past_the_programs_of_its_size_says_how_many_there_are():
     result = goi("props", "soundness", "--index", "5:99999")
     clean(result, exitcodes.USAGE)
     assert "no program 99,999 of size 5: there are 9,935" in result.stderr
+
+
+def test_the_campaign_limit_counts_up_to_where_the_count_passes_it():
+    """Size ≤ 9 (83,711,363 programs) fits the default 100,000,000; size ≤ 10 does not, and the refusal
+    says the count where it stopped (counted, not run)."""
+    from goi.generators.enumerate import Enumeration
+    from goi.properties.campaign import MAX_PROGRAMS, exhaustive_counts
+    from goi.properties.faults import CampaignTooLarge
+
+    counts = exhaustive_counts(Enumeration(), 9)
+    assert sum(counts.values()) == 83_711_363 <= MAX_PROGRAMS
+    with pytest.raises(CampaignTooLarge, match="479,785,697 of size ≤ 10 alone"):
+        exhaustive_counts(Enumeration(), 10)
+    with pytest.raises(CampaignTooLarge, match="more than 1,000 programs"):
+        exhaustive_counts(Enumeration(), 5, limit=1_000)
+    assert sum(exhaustive_counts(Enumeration(), 10, limit=479_785_697).values()) == 479_785_697

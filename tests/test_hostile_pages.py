@@ -150,3 +150,21 @@ def test_report_does_not_write_through_a_link(tmp_path, capsys, hostile_report):
     (out / "report.md").symlink_to(target)
     assert main(["report", "--from", str(hostile_report / "report.json"), "--out", str(out)]) == exitcodes.BAD_INPUT
     assert "a link" in capsys.readouterr().err and not target.exists()
+
+
+def test_an_svg_from_anywhere_is_rebuilt_with_nothing_that_runs_or_links_out():
+    """safe_svg on its own (the second line of defence, after safe_dot): what runs, embeds or
+    links out goes; anchors within the page and clip paths stay."""
+    from goi.reports.escape import safe_svg
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" onload="' + PWN + '">'
+           '<script>' + PWN + '</script><foreignObject><div>x</div></foreignObject>'
+           '<a xlink:href="javascript:' + PWN + '"><text>a</text></a><a href="https://example.org/"><text>b</text></a>'
+           '<a xlink:href="#node3"><text>c</text></a><image href="file:///etc/passwd"/>'
+           '<g style="fill: url(https://example.org/x.svg)" clip-path="url(#clip0)"><rect onclick="' + PWN + '"/></g>'
+           '<g style="stroke: red"/><set attributeName="onload" to="' + PWN + '"/></svg>')
+    out = safe_svg(svg)
+    assert "javascript" not in out and "example.org" not in out and "/etc/passwd" not in out
+    assert "<script" not in out and "foreignObject" not in out and "onload" not in out and "onclick" not in out
+    assert "<set" not in out and 'href="#node3"' in out and 'clip-path="url(#clip0)"' in out and "stroke: red" in out
+    assert safe_svg("<html><script>x</script></html>") == "" and safe_svg("<svg") == ""

@@ -77,6 +77,7 @@ class OracleConfig:
     checkpoint: Optional[str] = None  # exhaustive or shards: record each finished shard in this file
     resume: bool = False  # skip the shards the checkpoint has
     cluster_wait: float = 30.0  # seconds to reach a scheduler, and for a worker to join
+    known: object = None  # oracle.known.Known: buckets set aside (--known), counted but never shrunk
     max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
 
     @property
@@ -182,10 +183,22 @@ class Report:
     survey_seconds: float = 0.0
     cases: list = field(default_factory=list)  # every Case of the survey, in order
     exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
+    known: dict = field(default_factory=dict)  # signature -> programs of a bucket --known set aside (not shrunk)
+    known_signatures: frozenset = frozenset()  # every signature --known names (its programs' included)
 
     @property
     def failures(self) -> int:
         return sum(self.counts[k] for k in FAILURES) + len(self.corpus)
+
+    @property
+    def new_buckets(self) -> int:
+        """Buckets this run found that --known did not name (each shrunk, or listed)."""
+        return sum(1 for sig in self.shrunk if sig.split(" #")[0] not in self.known_signatures)
+
+    @property
+    def new_failures(self) -> bool:
+        """A failure --known does not set aside: a new bucket, or a corpus program failing anew."""
+        return bool(self.new_buckets or any(case.signature not in self.known_signatures for case in self.corpus))
 
     @property
     def skipped_share(self) -> float:

@@ -54,6 +54,8 @@ def report_json(report, replay_for=None) -> dict:
         "survey_seconds": round(report.survey_seconds, 3),
         "exhaustive": report.exhaustive,
         "shards": c.shards,
+        "new_buckets": report.new_buckets,
+        "known": [{"signature": sig, "count": n} for sig, n in report.known.items()],
     }
 
 
@@ -108,6 +110,10 @@ def summary_lines(report, replay_for=None) -> list[str]:
     lines += notation_hints(report)
     for case in report.corpus:
         lines.append(f"corpus {case.origin}: {case.klass}: expected {expected_text(case)}, got {answer_text(case.answer)}")
+    if report.known_signatures:
+        lines.append(f"  {report.new_buckets} new bucket{'s' if report.new_buckets != 1 else ''}; "
+                     f"{len(report.known)} known set aside ({sum(report.known.values())} programs, not shrunk)"
+                     + "".join(f"\n    known: {sig} ({n})" for sig, n in report.known.items()))
     if report.shrunk:
         lines.append(f"{len(report.shrunk)} distinct failure{'s' if len(report.shrunk) > 1 else ''} (buckets by "
                      + ("signature, each with its smallest program):" if report.exhaustive is not None else

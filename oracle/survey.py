@@ -480,6 +480,7 @@ class Oracle:
     def _run(self) -> Report:
         started = time.perf_counter()
         report = Report(self.config)
+        report.known_signatures = self.known_signatures()
         self.corpus_cases(report)
         if self.config.exhaustive is not None or self.config.shards is not None:
             self._exhaustive(report) if self.config.exhaustive is not None else self._sharded(report)
@@ -494,7 +495,7 @@ class Oracle:
             report.counts[case.klass] += 1
             report.programs += 1
         database = DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None
-        buckets = report.buckets()
+        buckets = self.set_aside(report, report.buckets())
         order = sorted(buckets, key=lambda sig: (-len(buckets[sig]), report.cases.index(buckets[sig][0])))
         for rank, sig in enumerate(order):
             cases = buckets[sig]
@@ -513,6 +514,32 @@ class Oracle:
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report
+
+    # ---- known bugs set aside (--known, oracle/known.py) ---------------------------------------
+    def known_signatures(self) -> frozenset:
+        """The signatures --known names, with those of the programs it lists as they fail here."""
+        known = self.config.known
+        if not known:
+            return frozenset()
+        found = set(known.signatures)
+        for text in known.programs:
+            try:
+                case = self.classify(text, origin="known")
+            except GoiError:
+                continue  # not a program our front end reads: nothing to set aside
+            if case is not None and case.klass != AGREE:
+                found.add(case.signature)
+        return frozenset(found)
+
+    def set_aside(self, report: Report, buckets: dict) -> dict:
+        """The buckets that are not known; the known ones counted in `report.known`."""
+        new = {}
+        for sig, cases in buckets.items():
+            if sig in report.known_signatures:
+                report.known[sig] = report.known.get(sig, 0) + len(cases)
+            else:
+                new[sig] = cases
+        return new
 
     def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
         """A wrong value's signature is only the kind of the difference, so two bugs can share
@@ -578,6 +605,9 @@ class Oracle:
         report.programs = sum(report.counts.values())
         report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": total,
                              "shards": len(shards)}
+        for sig in [sig for sig in firsts if sig in report.known_signatures]:
+            report.known[sig] = counts[sig]
+            del firsts[sig]
         order = sorted(firsts, key=lambda sig: firsts[sig][0])
         for sig in order:
             (size, index), f = firsts[sig]
@@ -620,6 +650,9 @@ class Oracle:
                 counts[f["signature"]] = counts.get(f["signature"], 0) + 1
                 firsts.setdefault(f["signature"], (shard.start, f))
         report.programs = sum(report.counts.values())
+        for sig in [sig for sig in firsts if sig in report.known_signatures]:
+            report.known[sig] = counts[sig]
+            del firsts[sig]
         for sig in sorted(firsts, key=lambda sig: (-counts[sig], firsts[sig][0])):
             seed_, f = firsts[sig]
             case = self.classify(f["text"])
@@ -664,7 +697,7 @@ class Oracle:
         """Each kept bucket the survey did not meet, tried again: still failing, it is reported
         (found_after -1) and its program reduced again; agreeing now, it is forgotten."""
         for sig, text, value in self._saved(database):
-            if sig in report.shrunk:
+            if sig in report.shrunk or sig in report.known_signatures:
                 continue
             try:
                 case = self.classify(text)
@@ -674,7 +707,7 @@ class Oracle:
                 database.delete(self._index_key(), value)
                 continue
             now = case.signature
-            if now in report.shrunk:
+            if now in report.shrunk or now in report.known_signatures:
                 continue
             reduced, seconds, calls, complete = self.reduce_within_budget(case, now)
             report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, seconds, calls, complete, now, case)

@@ -627,3 +627,53 @@ def test_two_bugs_giving_another_value_each_get_a_minimal_program():
         return parse_answer(out).value != goi.run(text).value
 
     assert any(fails_with_only("fold-left", t) for t in programs) and any(fails_with_only("sub-swapped", t) for t in programs)
+
+
+# ---- known bugs set aside (--known, oracle/known.py) -----------------------------------------
+
+def test_a_known_bucket_is_counted_not_shrunk_and_the_next_bug_is_found(tmp_path, capsys):
+    """The mock has two bugs; with the first run's --out given as --known, the second run
+    shrinks neither, counts both as known and exits 0 (no new bucket); with one of them known
+    (a signature in a text file, or a program), the other is the one new bucket, shrunk."""
+    from goi.oracle.known import read_known
+    from goi.oracle.output import report_json, summary_lines, write_out
+
+    first = run("two_errors", database=None)
+    out = tmp_path / "out"
+    out.mkdir()
+    write_out(str(out), first)
+    both = run("two_errors", database=None, known=read_known([str(out)]))
+    assert not both.shrunk and set(both.known) == set(first.shrunk) and both.new_buckets == 0
+    assert sum(both.known.values()) == both.counts[IMPL_ERROR] and not both.new_failures
+    assert "0 new buckets; 2 known set aside" in "\n".join(summary_lines(both))
+    product = "implementation-error: product of '…' by '…' overflows in multiplier N"
+    listed = tmp_path / "known.txt"
+    listed.write_text(f"# the product's bug, reported upstream\n{product}\n", encoding="utf-8")
+    one = run("two_errors", database=None, known=read_known([str(listed)]))
+    assert [s.case.text for s in one.shrunk.values()] == ["0 - 0"] and list(one.known) == [product]
+    data = report_json(one)
+    assert data["new_buckets"] == 1 and data["known"] == [{"signature": product, "count": one.known[product]}]
+    programs = tmp_path / "programs.txt"
+    programs.write_text("0 - 0\n", encoding="utf-8")  # known by a program: its signature on this run
+    by_program = run("two_errors", database=None, known=read_known([str(programs)]))
+    assert [s.case.text for s in by_program.shrunk.values()] == ["0 * 0"]
+
+
+def test_known_reads_what_a_run_wrote_and_refuses_what_it_cannot_use(tmp_path, capsys):
+    from goi.oracle.known import read_known
+    from goi.semantics.errors import ReadError
+
+    as_json = tmp_path / "run.json"
+    as_json.write_text(json.dumps({"schema": "goi.oracle/2", "buckets": [{"signature": "hang"},
+                                                                         {"signature": "wrong-value: the opposite sign"}]}))
+    assert read_known([str(as_json)]).signatures == {"hang", "wrong-value: the opposite sign"}
+    for bad in ("{}", "[1, 2]", '{"buckets": []}'):
+        as_json.write_text(bad)
+        with pytest.raises(ReadError, match="no signature"):
+            read_known([str(as_json)])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ReadError, match="no failure"):
+        read_known([str(empty)])
+    code = main(["oracle", "--impl", " ".join(mock("correct")), "--known", str(tmp_path / "missing"), "--no-corpus"])
+    assert code == exitcodes.BAD_INPUT and "cannot read" in capsys.readouterr().err

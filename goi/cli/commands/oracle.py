@@ -78,6 +78,9 @@ def run(args, _source, out) -> int:
         raise UsageError(f"--impl: {exc}") from None
     if args.protocol == "lines" and any("{file}" in word for word in command):
         raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
+    from ...oracle.known import Known, read_known
+
+    known = read_known(args.known) if args.known else Known()
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
     config = OracleConfig(
@@ -89,7 +92,7 @@ def run(args, _source, out) -> int:
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or 100_000_000,
-        cluster_wait=args.cluster_wait,
+        cluster_wait=args.cluster_wait, known=known,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:
@@ -136,7 +139,7 @@ def run(args, _source, out) -> int:
     else:
         for line in summary_lines(report, replay_for):
             say(line)
-    return exitcodes.NOT_EQUIVALENT if report.failures else exitcodes.OK
+    return exitcodes.NOT_EQUIVALENT if report.new_failures else exitcodes.OK
 
 
 def replay(args, config) -> int:
@@ -232,6 +235,9 @@ def add_arguments(p) -> None:
     p.add_argument("--shards", type=positive_int, metavar="K",
                    help="divide the survey into K shards, a seed each (default 8 with --cluster); each bucket reduced once")
     add_campaign_arguments(p, "index ranges of programs with --exhaustive, else seeds")
+    p.add_argument("--known", metavar="FILE", action="append",
+                   help="buckets set aside: counted and reported as known, never shrunk — a goi oracle --json or "
+                        "--out of an earlier run, or a file of signatures or programs, a line each (docs/ORACLE.md)")
     p.add_argument("--no-corpus", action="store_true", help="skip the example programs of tests/programs")
     p.add_argument("--no-database", action="store_true", help="keep no failures in .hypothesis/oracle")
     p.add_argument("--out", metavar="DIR", help="write each bucket's shrunk failure as DIR/CLASS.goi and DIR/CLASS.json "

@@ -28,7 +28,8 @@ programs are the same program, and no name is ever shadowed.
 The vector operations are listed in their explicit form (`⊞ ⊠`), not as the overloaded `+` and
 `*` (the same programs written otherwise). The fragment switches are the oracle's
 (`iterated`, `division`, `vector_ops`, `decoupling_values`, `decoupling`, `signed`: without a
-sign, no negative provisional constant).
+sign, no negative provisional constant; `operators`: the scalar operators listed); the
+constants are `constants` and `provisionals` (none: no provisional constant at all).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class Space:
     decoupling_values: bool = True
     decoupling: bool = True
     signed: bool = True
+    operators: tuple = ("+", "-", "*", "/")  # the scalar operators listed (with `division`: / too)
 
     def provisional_constants(self) -> tuple:
         return tuple(c for c in self.provisionals if self.signed or c >= 0)
@@ -199,7 +201,7 @@ class Enumeration:
                 yield ((lambda model, body, m=m, vec=vec, f=f, p=p: S.LetDecouple(f, p, vec, m, model, body)),
                        [(ctx, names, m), (inner, names + (vec,), t)])
         if t == F:
-            for op in ("+", "-", "*") + (("/",) if sp.division else ()):
+            for op in [op for op in ("+", "-", "*", "/") if op in sp.operators and (op != "/" or sp.division)]:
                 yield (lambda l, r, op=op: S.BinOp(op, l, r)), [(ctx, names, F), (ctx, names, F)]
             if sp.vector_ops:
                 for a in names:

@@ -25,6 +25,14 @@ FUNCTION_TYPES = [Arrow(F, F), Arrow(F, Arrow(F, F)), Arrow(Arrow(F, F), F)]
 small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9), st.sampled_from([0, 0, 1]))
 unsigned_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(0, 9), st.sampled_from([0, 0, 1]))
 
+
+def constants_of(integers: bool = False, non_negative: bool = False):
+    """The constants a fragment may write: decimals (one place at most) or integers, signed or not."""
+    lowest = 0 if non_negative else -9
+    if integers:
+        return st.integers(lowest, 9).map(Fraction)
+    return unsigned_constants if non_negative else small_constants
+
 # What swarm testing (Groce et al., ISSTA 2012) may switch off in one program: each program of a
 # swarm draw leaves out about half of these, so that one construct's bug is not drowned by
 # another's, and constructs meet in combinations a fixed distribution rarely draws.
@@ -35,25 +43,46 @@ ARITHMETIC = ("+", "-", "*", "/")
 class Gen:
     def __init__(self, draw, decoupling: bool, iterated: bool, division: bool = True, vector_ops: bool = True,
                  decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
-                 off: frozenset = frozenset()):
+                 off: frozenset = frozenset(), provisional: bool = True, integers: bool = False,
+                 non_negative: bool = False, operators: tuple = ARITHMETIC):
         self.draw = draw
         self.off = off  # swarm testing: the constructs this program goes without (SWARM_FEATURES)
-        self.decoupling = decoupling and "decouple" not in off
+        # the fragment (what the implementation has): provisional constants at all (without them,
+        # no decoupling), integer constants only, no negative constant, the arithmetic operators
+        self.provisional = provisional
+        self.arithmetic = tuple(op for op in ARITHMETIC if op in operators and (op != "/" or division))
+        self.decoupling = decoupling and provisional and "decouple" not in off
         self.vector_ops = vector_ops and "vector-ops" not in off  # ⊞ ⊠ • and their overloaded + * on vectors
         self.iterated = iterated and self.vector_ops and "iterated" not in off
         self.division = division
         self.decoupling_values = decoupling_values  # A(f,x). t as a value (not only let f @ p = t in u)
         self.sharing = sharing and "share" not in off  # let x = … in (x used two or three times): share()
         # provisional constants: signed, or (for a notation without negative numbers) not
-        self.constants = small_constants if signed else unsigned_constants
+        self.constants = constants_of(integers, non_negative or not signed)
+        self.definitive = constants_of(integers, non_negative)
         self.counter = 0
         self.used: list[str] = []
 
     def operators(self) -> list[str]:
-        """The arithmetic operators this program may use (all of them if swarm left none)."""
-        allowed = [op for op in ARITHMETIC if op != "/" or self.division]
+        """The arithmetic operators this program may use: the fragment's (all of them if swarm
+        left none; none at all if the fragment has none)."""
+        allowed = list(self.arithmetic)
         kept = [op for op in allowed if op not in self.off]
         return kept or allowed
+
+    def join(self, left: S.Term, right: S.Term, among: tuple = ()) -> S.Term:
+        """Both evaluated, their values combined: by one of `among` that the fragment has (one
+        alone is taken without a draw, so that the full fragment draws as it always did), else
+        by any operator it has, or, without any, (λz. right) left."""
+        ops = [op for op in among if op in self.arithmetic] if among else self.operators()
+        if not ops and among:
+            ops = self.operators()
+        if len(ops) == 1 and among:
+            return S.BinOp(ops[0], left, right)
+        if ops:
+            return S.BinOp(self.draw(st.sampled_from(ops)), left, right)
+        z = self.fresh("z")
+        return S.App(S.Lam(z, F, right), left)
 
     def kinds(self, kinds: list[str]) -> list[str]:
         """`kinds` less those swarm switched off (a kind is named as its feature)."""
@@ -90,16 +119,17 @@ class Gen:
             return self.vector(ctx, t, names, depth)
         # t is F
         vars_f = [x for x, ty in ctx if ty == F]
-        leaves = self.kinds(["const", "prov"]) + (["var"] * 2 if vars_f else [])
+        leaves = self.kinds(["const"] + (["prov"] if self.provisional else [])) + (["var"] * 2 if vars_f else [])
+        leaves = leaves or ["const"]
         if depth <= 0:
             kind = d(st.sampled_from(leaves))
         else:
-            kinds = leaves + ["op", "op"] + self.kinds(["app", "let", "call"])
+            kinds = leaves + (["op", "op"] if self.operators() else []) + self.kinds(["app", "let", "call"])
             if names and self.vector_ops:
                 kinds += self.kinds(["dot", "dot"])
             if self.decoupling:
                 kinds += ["decouple", "decouple"]
-            if self.sharing:
+            if self.sharing and self.operators():
                 kinds += ["share", "share"]
             compound = [k for k in kinds if k not in leaves]
             if self.off and compound:  # swarm: as often a leaf as with every construct on
@@ -107,7 +137,7 @@ class Gen:
             else:
                 kind = d(st.sampled_from(kinds))
         if kind == "const":
-            return S.Const(d(small_constants))
+            return S.Const(d(self.definitive))
         if kind == "prov":
             return S.Prov(d(self.constants))
         if kind == "var":
@@ -147,9 +177,12 @@ class Gen:
         d = self.draw
         x = self.binder("x", ctx)
         inner = bind(ctx, x, F)
-        ops = ["+", "-", "*"]
         rest = self.term(inner, F, names, depth - 1)
-        body = S.BinOp(d(st.sampled_from(ops)), S.Var(x), S.BinOp(d(st.sampled_from(ops)), S.Var(x), rest))
+        ops = [op for op in ("+", "-", "*") if op in self.arithmetic] or self.operators()
+        if ops:  # the outer operator drawn first, as it always was
+            body = S.BinOp(d(st.sampled_from(ops)), S.Var(x), S.BinOp(d(st.sampled_from(ops)), S.Var(x), rest))
+        else:
+            body = self.join(S.Var(x), self.join(S.Var(x), rest))
         return S.Let(x, F, S.Prov(d(self.constants)), body)
 
     def share(self, ctx, names, depth):
@@ -160,7 +193,8 @@ class Gen:
         inside a decoupling's model."""
         d = self.draw
         vars_f = [y for y, ty in ctx if ty == F]
-        what = d(st.sampled_from(["prov", "prov", "fun", "term"] + (["var"] if vars_f else [])))
+        what = d(st.sampled_from((["prov", "prov"] if self.provisional else []) + ["fun", "term"]
+                                 + (["var"] if vars_f else [])))
         x = self.binder("x", ctx)
         if what == "fun":
             ty: Type = Arrow(F, F)
@@ -200,7 +234,7 @@ class Gen:
         items = [items[i] for i in order]
         while len(items) > 1:
             i = d(st.integers(0, len(items) - 2))
-            items[i:i + 2] = [S.BinOp(d(st.sampled_from(self.operators())), items[i], items[i + 1])]
+            items[i:i + 2] = [self.join(items[i], items[i + 1])]
         return items[0]
 
     def call(self, ctx, t, names, depth):
@@ -242,7 +276,7 @@ class Gen:
         inner = bind(bind(ctx, f, Arrow(Vec(a), model_type)), p, Vec(a))
         body = self.term(inner, t, names + [a], depth - 1)
         if t == F:
-            body = S.BinOp("+", self.use(inner, f, p, a, model_type, names + [a]), body)
+            body = self.join(self.use(inner, f, p, a, model_type, names + [a]), body, ("+",))
         return S.LetDecouple(f, p, a, model_type, model, body)
 
     def use(self, ctx, f, p, a, model_type, names) -> S.Term:
@@ -258,7 +292,7 @@ class Gen:
             return S.BinOp("•", S.BinOp("+^L", S.Lam(e, Vec(a), S.BinOp("⊞", S.Var(e), pv)), pv), pv)
         if kind == "imul":
             return S.BinOp("•", S.BinOp("*^L", S.Lam(e, Vec(a), S.BinOp("•", S.Var(e), pv)), pv), pv)
-        arg: S.Term = pv if kind == "apply" else S.BinOp("⊠", S.Const(d(small_constants)), pv)
+        arg: S.Term = pv if kind == "apply" else S.BinOp("⊠", S.Const(d(self.definitive)), pv)
         applied: S.Term = S.App(S.Var(f), arg)
         if model_type != F:
             applied = S.App(applied, self.term(ctx, F, names, 0))
@@ -306,9 +340,11 @@ class Gen:
             return S.Var(d(st.sampled_from(vars_v)))
         sub = max(depth - 1, 0)
         if kind == "vadd":
-            return S.BinOp(d(st.sampled_from(["+", "⊞"])), self.term(ctx, t, names, sub), self.term(ctx, t, names, sub))
+            plus = ["+", "⊞"] if "+" in self.arithmetic else ["⊞"]  # + on vectors is a plus too
+            return S.BinOp(d(st.sampled_from(plus)), self.term(ctx, t, names, sub), self.term(ctx, t, names, sub))
         if kind == "smul":
-            return S.BinOp(d(st.sampled_from(["*", "⊠"])), self.term(ctx, F, names, sub), self.term(ctx, t, names, sub))
+            times = ["*", "⊠"] if "*" in self.arithmetic else ["⊠"]
+            return S.BinOp(d(st.sampled_from(times)), self.term(ctx, F, names, sub), self.term(ctx, t, names, sub))
         if kind == "iadd":
             return S.BinOp("+^L", self.term(ctx, Arrow(t, t), names, sub), self.term(ctx, t, names, sub))
         if kind == "imul":
@@ -325,24 +361,27 @@ class Gen:
         if not any(isinstance(n, S.Prov) for n in S.walk(bound)):
             # make sure a provisional constant travels with y
             if y_type == F:
-                bound = S.BinOp("+", bound, S.Prov(d(self.constants)))
+                bound = self.join(bound, S.Prov(d(self.constants)), ("+",))
             else:
                 z = self.fresh("x")
-                bound = S.Lam(z, F, S.BinOp("+", S.App(bound, S.Var(z)), S.Prov(d(self.constants))))
+                bound = S.Lam(z, F, self.join(S.App(bound, S.Var(z)), S.Prov(d(self.constants)), ("+",)))
         inner = ctx + [(y, y_type)]
         a = self.fresh("a")
         f, p = self.fresh("f"), self.fresh("p")
         model_type = d(st.sampled_from([F, Arrow(F, F)]))
         if model_type == F:
             use = S.Var(y) if y_type == F else S.App(S.Var(y), self.term(inner, F, names, 0))
-            model = S.BinOp(d(st.sampled_from(["+", "*"])), use, self.term(inner, F, names, depth - 2))
+            ops = [op for op in ("+", "*") if op in self.arithmetic]
+            op = d(st.sampled_from(ops)) if len(ops) > 1 else None  # drawn before the operand, as it always was
+            rest = self.term(inner, F, names, depth - 2)
+            model = S.BinOp(op, use, rest) if op else self.join(use, rest, ("+", "*"))
         else:
             x = self.fresh("x")
             use = S.Var(y) if y_type == F else S.App(S.Var(y), S.Var(x))
-            model = S.Lam(x, F, S.BinOp("+", use, self.term(inner + [(x, F)], F, names, depth - 2)))
+            model = S.Lam(x, F, self.join(use, self.term(inner + [(x, F)], F, names, depth - 2), ("+",)))
         body_ctx = inner + [(f, Arrow(Vec(a), model_type)), (p, Vec(a))]
         body = self.term(body_ctx, F, names + [a], depth - 1)
-        body = S.BinOp("+", self.use(body_ctx, f, p, a, model_type, names + [a]), body)  # so the rule fires
+        body = self.join(self.use(body_ctx, f, p, a, model_type, names + [a]), body, ("+",))  # so the rule fires
         return S.Let(y, y_type, bound, S.LetDecouple(f, p, a, model_type, model, body))
 
 
@@ -357,7 +396,8 @@ SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 @st.composite
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True, *, division: bool = True,
              vector_ops: bool = True, decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
-             swarm: bool = False, min_depth: int = 1) -> S.Term:
+             swarm: bool = False, min_depth: int = 1, provisional: bool = True, integers: bool = False,
+             non_negative: bool = False, operators: tuple = ARITHMETIC) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
     free variable); the rest are drawn freely, where decoupling also appears inside.
@@ -365,7 +405,11 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     Fragments (for implementations that lack a construct): `iterated` (+^L, *^L),
     `division`, `vector_ops` (⊞ ⊠ • in source: a decoupled p is then only applied, f p),
     `decoupling_values` (A(f,x). t as a value; `let f @ p = t in u` stays); `signed=False`:
-    no negative provisional constants (a notation without negative numbers cannot write them).
+    no negative provisional constants (a notation without negative numbers cannot write them);
+    `provisional=False`: no provisional constant at all, hence no decoupling (the λ, `let` and
+    arithmetic every DGoIM has); `integers`: integer constants only; `non_negative`: no
+    negative constant written; `operators`: the arithmetic operators drawn (a subset of
+    + - * /; none at all is allowed too).
     For the search (oracle mode): `sharing` adds sharing patterns (Gen.share), `swarm` switches
     off a drawn subset of SWARM_FEATURES for the whole program (each with probability 1/2;
     shrinking switches them back on)."""
@@ -374,7 +418,7 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     if swarm and draw(st.booleans()):  # half the programs with every construct, half a swarm's
         off = frozenset(f for f in SWARM_FEATURES if draw(st.booleans()))
     gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values, signed=signed, sharing=sharing,
-              off=off)
+              off=off, provisional=provisional, integers=integers, non_negative=non_negative, operators=operators)
     shape = draw(st.sampled_from(SHAPES)) if gen.decoupling and depth >= 2 else "any"
     if shape == "decouple":
         return gen.decouple([], F, [], depth)

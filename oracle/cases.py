@@ -22,7 +22,14 @@ FRAGMENTS = {
     "no-decoupling-values": "no decoupling value A(f,x). t (let f @ p = t in u stays)",
     "no-annotations": "no type annotations and no decoupling names",
     "no-decoupling": "no decoupling at all",
+    "no-provisional": "no provisional constant {c} at all, hence no decoupling: the λ, let and arithmetic of any DGoIM",
+    "integers": "integer constants only (no 0.5 written)",
+    "non-negative": "no negative constant written (-3 is written 0 - 3 by the program, if at all)",
+    "no-plus": "no +",
+    "no-minus": "no -",
+    "no-times": "no *",
 }
+OPERATOR_FRAGMENTS = {"no-plus": "+", "no-minus": "-", "no-times": "*", "no-division": "/"}
 NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
 FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
 UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
@@ -189,6 +196,11 @@ class Report:
     @property
     def failures(self) -> int:
         return sum(self.counts[k] for k in FAILURES) + len(self.corpus)
+
+    @property
+    def short_of_target(self) -> bool:
+        """A survey that sent fewer programs than asked for (the draw could not write enough)."""
+        return self.exhaustive is None and self.config.shards is None and self.programs < self.config.max_programs
 
     @property
     def new_buckets(self) -> int:

@@ -54,6 +54,7 @@ def report_json(report, replay_for=None) -> dict:
         "survey_seconds": round(report.survey_seconds, 3),
         "exhaustive": report.exhaustive,
         "shards": c.shards,
+        "target": None if report.exhaustive is not None else report.config.max_programs,
         "new_buckets": report.new_buckets,
         "known": [{"signature": sig, "count": n} for sig, n in report.known.items()],
     }
@@ -99,6 +100,8 @@ def summary_lines(report, replay_for=None) -> list[str]:
     else:
         first = (f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
                  f"{report.duplicates} repeats not sent again)")
+        if report.short_of_target:
+            first += f" — SHORT of the {report.config.max_programs} asked for"
         if report.config.shards is not None:
             first += f" in {report.config.shards} shards (seeds {report.config.seed}–{report.config.seed + report.config.shards - 1})"
     lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "

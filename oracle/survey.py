@@ -39,7 +39,7 @@ from typing import Callable, Optional
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings, target
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
-from hypothesis.errors import FlakyFailure
+from hypothesis.errors import FlakyFailure, Unsatisfiable
 
 from goi import api
 from goi.generators.typed import programs
@@ -54,7 +54,7 @@ from .protocols import Answer, call
 from .reduction import reduce as reduce_structurally
 from .sessions import Session
 
-from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, MAX_BUCKETS, MORE_MEMBERS, SCHEDULE,
+from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, MAX_BUCKETS, MORE_MEMBERS, OPERATOR_FRAGMENTS, SCHEDULE,
                     UNSIGNED_NOTATIONS, Case, OracleConfig, OracleFailure, Report, Shrunk)
 from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
@@ -103,7 +103,10 @@ class Oracle:
         fr = config.all_fragments
         self.fragment = dict(iterated="no-iterated" not in fr, division="no-division" not in fr,
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
-                             decoupling="no-decoupling" not in fr)
+                             decoupling="no-decoupling" not in fr and "no-provisional" not in fr,
+                             provisional="no-provisional" not in fr, integers="integers" in fr,
+                             non_negative="non-negative" in fr,
+                             operators=tuple(op for name, op in OPERATOR_FRAGMENTS.items() if name not in fr))
         search = config.search
         self.fragment.update(sharing="sharing" in search, swarm="swarm" in search,
                              signed=not ("fit" in search and config.printer is None
@@ -302,6 +305,11 @@ class Oracle:
                                  for n in nodes),
             "no-decoupling-values": any(isinstance(n, S.Decouple) for n in nodes),
             "no-decoupling": any(isinstance(n, (S.Decouple, S.LetDecouple)) for n in nodes),
+            "no-provisional": any(isinstance(n, (S.Prov, S.Decouple, S.LetDecouple)) for n in nodes),
+            "integers": any(isinstance(n, (S.Const, S.Prov)) and n.value.denominator != 1 for n in nodes),
+            "non-negative": any(isinstance(n, (S.Const, S.Prov)) and n.value < 0 for n in nodes),
+            **{name: any(isinstance(n, S.BinOp) and n.op == op for n in nodes) for name, op in OPERATOR_FRAGMENTS.items()
+               if name != "no-division"},
         }
         return any(uses.get(name, False) for name in fr)
 
@@ -371,6 +379,8 @@ class Oracle:
                 try:
                     seed(self.stage_seed(stage))(survey(draw))()
                 except _Enough:
+                    pass
+                except Unsatisfiable:  # nothing drawn could be written: the stage ends short (the summary says so)
                     pass
                 except FlakyFailure as flaky:  # _Enough on an example Hypothesis replays: done all the same
                     if not all(isinstance(e, _Enough) for e in flaky.exceptions):
@@ -563,8 +573,13 @@ class Oracle:
         from goi.generators.enumerate import Space
 
         f = self.fragment
-        return Space(iterated=f["iterated"], division=f["division"], vector_ops=f["vector_ops"],
-                     decoupling_values=f["decoupling_values"], decoupling=f["decoupling"], signed=f["signed"])
+        whole, unsigned = f["integers"], f["non_negative"]
+        third = (Fraction(2) if unsigned else Fraction(-1)) if whole else (Fraction(1, 2) if unsigned else Fraction(-1, 2))
+        constants = (Fraction(0), Fraction(1), third)
+        provisionals = (Fraction(1), third) if f["provisional"] else ()
+        return Space(constants=constants, provisionals=provisionals, iterated=f["iterated"], division=f["division"],
+                     vector_ops=f["vector_ops"], decoupling_values=f["decoupling_values"], decoupling=f["decoupling"],
+                     signed=f["signed"], operators=f["operators"])
 
     def _exhaustive(self, report: Report) -> None:
         """Every program of size ≤ N, in shards (properties/campaign.py); each bucket's first

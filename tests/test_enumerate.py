@@ -63,6 +63,9 @@ def naive(space: Space, n: int) -> set:
     for term in raw(space, (), (), n):
         if not space.division and any(isinstance(t, S.BinOp) and t.op == "/" for t in S.walk(term)):
             continue
+        if any(isinstance(t, S.BinOp) and t.op in ("+", "-", "*", "/") and t.op not in space.operators
+               for t in S.walk(term)):
+            continue
         if not space.iterated and any(isinstance(t, S.BinOp) and t.op in S.ITERATED for t in S.walk(term)):
             continue
         if not space.vector_ops and any(isinstance(t, S.BinOp) and t.op in {"•", "⊞", "⊠"} | S.ITERATED
@@ -82,7 +85,9 @@ def naive(space: Space, n: int) -> set:
 
 
 CASES = [(Space(), 4), (SMALL, 5), (Space(decoupling=False), 5), (Space(iterated=False, division=False), 4),
-         (Space(decoupling_values=False, signed=False), 4), (Space(vector_ops=False), 4)]
+         (Space(decoupling_values=False, signed=False), 4), (Space(vector_ops=False), 4),
+         (Space(constants=(Fraction(0), Fraction(1), Fraction(2)), provisionals=(), decoupling=False,
+                operators=("+",)), 5)]  # the smallest fragment: naturals and + (oracle --fragment)
 
 
 @pytest.mark.parametrize("space,upto", CASES, ids=lambda v: repr(v) if isinstance(v, int) else "space")

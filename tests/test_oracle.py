@@ -677,3 +677,67 @@ def test_known_reads_what_a_run_wrote_and_refuses_what_it_cannot_use(tmp_path, c
         read_known([str(empty)])
     code = main(["oracle", "--impl", " ".join(mock("correct")), "--known", str(tmp_path / "missing"), "--no-corpus"])
     assert code == exitcodes.BAD_INPUT and "cannot read" in capsys.readouterr().err
+
+
+# ---- fragments by feature (issue 40, item 1) -------------------------------------------------
+
+SMALLEST = frozenset({"no-provisional", "integers", "non-negative", "no-minus", "no-times", "no-division"})
+
+
+def test_the_smallest_fragment_is_drawn_alone_and_nothing_is_refused():
+    """Against an implementation of λ, let, natural numbers and + alone (tests/oracle_mocks/
+    strict_fragment.py), declared by --fragment, not one program is refused and the survey
+    reaches its target."""
+    report = run("strict_fragment", fragments=SMALLEST, max_programs=60)
+    assert report.counts[REJECTS_VALID] == 0 and report.counts[IMPL_ERROR] == 0
+    assert report.counts["agree"] == report.programs == 60 and not report.short_of_target
+    assert report.skipped <= 0.01 * (report.programs + report.skipped)
+
+
+def test_without_the_fragment_the_same_implementation_refuses_most_of_the_draw():
+    report = run("strict_fragment", max_programs=30, shrink_calls=20)
+    assert report.counts[REJECTS_VALID] > 15
+
+
+def test_every_fragment_draws_nothing_outside_it():
+    from hypothesis import HealthCheck, given, settings
+
+    from goi.oracle.survey import Oracle
+    from goi.semantics import syntax as S
+
+    for fragments in [{"no-provisional"}, {"integers"}, {"non-negative"}, {"no-plus"}, {"no-minus", "no-times"},
+                      {"no-plus", "no-minus", "no-times", "no-division"}, SMALLEST]:
+        oracle = Oracle(OracleConfig(command=["true"], fragments=frozenset(fragments)))
+        outside = []
+
+        @settings(max_examples=150, database=None, suppress_health_check=list(HealthCheck), derandomize=True)
+        @given(oracle.strategy())
+        def draw(term):
+            from goi import api
+
+            judgement = api.judge(term)
+            if oracle.outside_fragment(judgement):
+                outside.append(term)
+            assert not any(isinstance(n, S.BinOp) and n.op == "+" for n in S.walk(term)) or "no-plus" not in fragments
+
+        draw()
+        assert not outside, (fragments, outside[:2])
+
+
+def test_an_exhaustive_run_lists_only_the_fragment(tmp_path):
+    report = run("strict_fragment", fragments=SMALLEST, exhaustive=5, max_programs=10)
+    assert report.counts[REJECTS_VALID] == 0 and report.programs == report.exhaustive["of"] > 0
+    from goi.generators.enumerate import Enumeration, Space
+
+    assert report.exhaustive["of"] < Enumeration(Space()).count_upto(5)
+
+
+def test_a_survey_short_of_its_target_says_so(monkeypatch):
+    """A notation that can write nothing drawn: the survey ends short, and says so."""
+    from goi.oracle import survey
+    from goi.oracle.output import report_json, summary_lines
+
+    monkeypatch.setattr(survey.Oracle, "text_of", lambda self, term: None)
+    report = run("correct", max_programs=40)
+    assert report.programs == 0 and report.short_of_target
+    assert "SHORT of the 40 asked for" in summary_lines(report)[0] and report_json(report)["target"] == 40

@@ -108,8 +108,9 @@ _PARSER_WORDS = re.compile(r"\b(pars(e|er|ing)|syntax|lex(er|ing)?|token|unexpec
 
 
 def looks_like_parser(signature_: str) -> bool:
-    """Whether a bucket looks like the implementation's parser rejecting our text: a rejection,
-    or an error whose message speaks of parsing — the only buckets for which the notation is
-    worth suspecting."""
+    """Whether a bucket looks like the implementation's parser refusing our text: a rejection
+    or an error whose message speaks of parsing (a syntax error, an unexpected token) — the
+    only buckets for which the notation is worth suspecting. A rejection that says nothing of
+    parsing (an adapter that labels a compiler's crash a rejection) is not blamed on it."""
     klass, _, detail = signature_.partition(": ")
-    return klass == REJECTS_VALID or bool(_PARSER_WORDS.search(detail))
+    return klass in (REJECTS_VALID, IMPL_ERROR) and bool(_PARSER_WORDS.search(detail))

@@ -1,5 +1,8 @@
 """Failure messages folded so that one cause reads the same on every program: numbers, quoted
-text, paths, addresses and the program's own names become `N`, `'…'`, `PATH`, `N` and `NAME`.
+text, paths, addresses and the program's own names become `N`, `'…'`, `PATH`, `N` and `NAME`;
+an id with a number in it (`n42`) `nN`; a list, stack or tuple of such things (`[1, 2, 3]`,
+`(x y)`, `1 :: 2 :: 3`), whatever its length, `[…]` (or `…`), so that an adapter that prints
+the implementation's data stack gives one bucket, not one per depth.
 A campaign groups its shards' failures by the folded message (properties/campaign.py);
 oracle mode's signatures fold an implementation's messages (goi.oracle.classification)."""
 
@@ -14,6 +17,12 @@ _PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
 _NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_'][\w']*")
+_NUMBERED = re.compile(r"\b([A-Za-z_]+)\d+\b")  # an id with a number in it: n42, node_17, t3
+# a sequence of what was folded (a stack, a list, a tuple): one bucket whatever its length
+_ITEM = r"(?:N|NAME|'…'|PATH|[A-Za-z_]+N)"
+_BRACKETED = re.compile(r"([\[({<])\s*(?:" + _ITEM + r"(?:\s*(?:,|;|:|::|\||\s)\s*" + _ITEM + r")*)?\s*[\])}>]")
+_RUN = re.compile(_ITEM + r"(?:\s*(?:,|;|::)\s*" + _ITEM + r")+")  # not N:N (a line and column stays)
+_CLOSE = {"[": "]", "(": ")", "{": "}", "<": ">"}
 _SPACES = re.compile(r"\s+")
 
 # our notations' keywords: never a program name to fold
@@ -31,6 +40,9 @@ def fold(message: str, names: frozenset = frozenset()) -> str:
         line = _WORD.sub(lambda m: "NAME" if m.group(0) in names else m.group(0), line)
     line = _HEX.sub("N", line)
     line = _NUMBER.sub("N", line)
+    line = _NUMBERED.sub(lambda m: m.group(1) + "N", line)
+    line = _BRACKETED.sub(lambda m: m.group(1) + "…" + _CLOSE[m.group(1)], line)
+    line = _RUN.sub("…", line)
     line = _SPACES.sub(" ", line).strip()
     return line[:MESSAGE_CHARS] or "(no message)"
 

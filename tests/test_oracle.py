@@ -517,7 +517,7 @@ def test_a_signature_folds_what_changes_from_one_program_to_the_next():
     from goi.oracle.protocols import Answer
 
     names = frozenset({"x12", "fa"})
-    assert fold("unbound x12 at 3:17 in '/tmp/a b.js' (0x7f3a)", names) == "unbound NAME at N:N in '…' (N)"
+    assert fold("unbound x12 at 3:17 in '/tmp/a b.js' (0x7f3a)", names) == "unbound NAME at N:N in '…' (…)"
     assert fold("unbound fa in /usr/lib/node/impl.js:40:7\nmore", names) == "unbound NAME in PATH"
     node = Answer("crash", message="it exited, exit status 1: Node.js v20", exit=1,
                   stderr="/x/impl.js:12\n  throw e;\nTypeError: Cannot read properties of undefined (reading 'refs')\n    at f (/x/impl.js:12:3)\n\nNode.js v20")

@@ -108,7 +108,8 @@ def test_the_kinds_of_a_wrong_value(expected, got, kind):
 
 
 def test_the_notation_is_suspected_only_where_a_parser_speaks():
-    assert looks_like_parser("rejects-valid: anything at all")
+    assert not looks_like_parser("rejects-valid: the compiler crashed (exit N)")  # a rejection that says no parse
+    assert looks_like_parser("rejects-valid: parse error: unexpected token '…'")
     assert looks_like_parser("implementation-error: SyntaxError: unexpected token ')'")
     assert looks_like_parser("implementation-error: parse error at N:N")
     assert not looks_like_parser("implementation-error: TypeError: cannot read n of undefined")
@@ -178,3 +179,23 @@ def test_the_reducer_keeps_only_well_typed_closed_programs_of_type_f():
 
     for text in seen:
         assert str(api.check(text).type) == "F"
+
+
+@pytest.mark.parametrize("messages", [
+    ["stuck with stack [1, 2, 3]", "stuck with stack [7]", "stuck with stack []"],  # a data stack, any depth
+    ["no transition at node n42 (contraction)", "no transition at node n7 (contraction)"],  # node ids
+    ["stack: 1 :: 2 :: 3", "stack: 4 :: 5"],
+    ["values (1, 2) and (3, 4, 5) differ", "values (0) and (9, 9) differ"],
+    ["TypeError: cannot read x of undefined at 12:3", "TypeError: cannot read x of undefined at 1:40"],
+])
+def test_one_defect_is_one_signature_whatever_an_adapter_prints_around_it(messages):
+    from goi.properties.folding import fold
+
+    assert len({fold(m) for m in messages}) == 1, [fold(m) for m in messages]
+
+
+def test_folding_keeps_apart_what_is_not_the_same():
+    from goi.properties.folding import fold
+
+    assert fold("stuck at a contraction") != fold("stuck at a box door")
+    assert fold("error at 3:4") == "error at N:N"  # a position stays a position, not a list

@@ -139,13 +139,16 @@ class Result:
 
 
 def plain_value(x: object) -> Value:
-    """A value off the computation stack as the API gives it."""
+    """A value off the computation stack as the API gives it: exact Fractions (an integer
+    field's ints too); a field of doubles (semantics.values.IEEEField) gives its floats."""
     if isinstance(x, Marker):
         return x.symbol
     if isinstance(x, tuple):
-        return tuple(Fraction(v) for v in x)
-    assert isinstance(x, Fraction), x
-    return x
+        return tuple(plain_value(v) for v in x)  # type: ignore[misc]
+    if isinstance(x, float):
+        return x
+    assert isinstance(x, (Fraction, int)) and not isinstance(x, bool), x
+    return Fraction(x)
 
 
 class Execution:

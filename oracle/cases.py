@@ -85,11 +85,16 @@ class OracleConfig:
     resume: bool = False  # skip the shards the checkpoint has
     cluster_wait: float = 30.0  # seconds to reach a scheduler, and for a worker to join
     known: object = None  # oracle.known.Known: buckets set aside (--known), counted but never shrunk
+    arithmetic: str = "exact"  # what the implementation computes with (oracle/arithmetic.py)
+    ulps: int = 0  # ieee754: units in the last place an answer may be off
+    integer_division: str = "trunc"  # integer: how division rounds
     max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
 
     @property
     def all_fragments(self) -> frozenset:
-        return frozenset(self.fragments) | NOTATION_FRAGMENTS[self.notation]
+        from .arithmetic import ARITHMETICS
+
+        return frozenset(self.fragments) | NOTATION_FRAGMENTS[self.notation] | ARITHMETICS[self.arithmetic].fragments
 
 
 @dataclass

@@ -70,6 +70,14 @@ def error_detail(answer, text: str) -> str:
 
 def difference(expected, got) -> str:
     """The kind of a wrong value's difference (module docstring)."""
+    if isinstance(expected, float):  # an arithmetic of doubles: its non-finite values as the protocol writes them
+        if expected != expected or expected in (float("inf"), float("-inf")):
+            expected = "NaN" if expected != expected else ("Infinity" if expected > 0 else "-Infinity")
+            return "a finite number for a non-finite one" if isinstance(got, Fraction) else "another non-finite number"
+        expected = Fraction(expected)
+    if isinstance(expected, tuple):
+        expected = tuple(Fraction(e) if isinstance(e, float) and e == e and abs(e) != float("inf") else e
+                         for e in expected)
     if expected == "undefined":
         return "a value where the program is undefined"
     if isinstance(got, str) and got != "λ":

@@ -48,6 +48,7 @@ from goi.semantics.errors import GoiError
 from goi.semantics.types import F
 from goi.semantics.rules import fired
 
+from .arithmetic import ARITHMETICS
 from .corpus import corpus_files
 from .notations import Inexpressible, render, render_term
 from .protocols import Answer, call
@@ -60,14 +61,10 @@ from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMP
 
 
 def same(expected, got, tolerance: Optional[Fraction]) -> bool:
-    if isinstance(expected, tuple) or isinstance(got, tuple):
-        return (isinstance(expected, tuple) and isinstance(got, tuple) and len(expected) == len(got)
-                and all(same(e, g, tolerance) for e, g in zip(expected, got)))
-    if not isinstance(expected, Fraction) or not isinstance(got, Fraction):
-        return expected == got  # "λ" against "λ"; a non-finite float never equals a value
-    if tolerance is None:
-        return expected == got
-    return abs(got - expected) <= tolerance * max(Fraction(1), abs(expected))
+    """The exact arithmetic's agreement (oracle/arithmetic.py), within a relative tolerance."""
+    from types import SimpleNamespace
+
+    return ARITHMETICS["exact"].same(expected, got, SimpleNamespace(tolerance=tolerance))
 
 
 # ---- ill-typed programs ----------------------------------------------------------------------
@@ -171,7 +168,14 @@ class Oracle:
             judgement = api.judge(self.terms[text]) if text in self.terms else api.check(text)
         except GoiError as exc:
             return f"ill-typed: {exc.message}", 0, {}, False
-        result = api.run(judgement, division=self.config.division)
+        field = ARITHMETICS[self.config.arithmetic].field(self.config)
+        if field is None:
+            result = api.run(judgement, division=self.config.division)
+        else:
+            try:
+                result = api.run(judgement, field=field)
+            except ValueError as exc:  # a constant the arithmetic has no value for (an integer field's 0.5)
+                return f"ill-typed: outside the {self.config.arithmetic} arithmetic: {exc}", 0, {}, False
         if result.status == "undefined":
             return "undefined", result.transitions, result.rules, True
         if result.status != "final":
@@ -233,7 +237,7 @@ class Oracle:
             return AGREE if expected == "undefined" else IMPL_ERROR
         if expected == "undefined":
             return WRONG_VALUE
-        return AGREE if same(expected, answer.value, self.config.tolerance) else WRONG_VALUE
+        return AGREE if ARITHMETICS[self.config.arithmetic].same(expected, answer.value, self.config) else WRONG_VALUE
 
     # ---- the runs ----------------------------------------------------------------------
     def stages(self) -> list[tuple[int, int]]:
@@ -294,7 +298,7 @@ class Oracle:
     def outside_fragment(self, judgement) -> bool:
         """Whether a (corpus) program uses a construct the chosen fragment leaves out: the
         implementation is never sent what it was declared to lack."""
-        term, fr = judgement.surface, self.config.fragments
+        term, fr = judgement.surface, self.config.all_fragments
         nodes = list(S.walk(term))
         vector_ops = {"vadd", "smul", "dot"}
         uses = {

@@ -21,6 +21,10 @@ DIRECTION_WORDS = {"↑": "up", "↓": "down"}
 
 def scalar(x) -> str:
     """An exact rational: '3', '-1/2', of any length (other scalars by str)."""
+    if isinstance(x, float):  # a field of doubles (IEEEField): as JavaScript prints it
+        from .values import show_double
+
+        return show_double(x)
     return text_of_fraction(x) if hasattr(x, "denominator") else str(x)
 
 

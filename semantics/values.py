@@ -13,6 +13,7 @@ documented policy, chosen per run:
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 
@@ -134,3 +135,110 @@ class SizeMismatch(Exception):
 def _same_size(x, y, op):
     if len(x) != len(y):
         raise SizeMismatch(f"{op} on vectors of sizes {len(x)} and {len(y)}")
+
+
+class IEEEField:
+    """IEEE-754 binary64 (the doubles of JavaScript, C, OCaml…) as the machine's field: a
+    constant is its nearest double, every operation rounds, and division is IEEE's — x/0 is
+    ±Infinity, 0/0 NaN — never undefined. For `goi oracle --arithmetic ieee754`: what an
+    implementation that computes with doubles should answer, exactly (the literal machine,
+    another arithmetic)."""
+
+    name = "binary64"
+    division = "ieee754"
+
+    def const(self, value) -> float:
+        return float(value)
+
+    def zero(self) -> float:
+        return 0.0
+
+    def one(self) -> float:
+        return 1.0
+
+    def add(self, x, y):
+        return x + y
+
+    def sub(self, x, y):
+        return x - y
+
+    def mul(self, x, y):
+        return x * y
+
+    def div(self, x, y):
+        if y == 0:
+            if x == 0 or math.isnan(x):
+                return math.nan
+            return math.copysign(math.inf, x) * math.copysign(1.0, y)
+        return x / y
+
+    def show(self, x) -> str:
+        return show_double(x)
+
+
+def show_double(x: float) -> str:
+    """A double as JavaScript prints it: NaN, Infinity, -Infinity, else the shortest repr."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    return repr(x).removesuffix(".0") if x == int(x) and abs(x) < 1e16 else repr(x)
+
+
+class IntegerField:
+    """Machine integers without bounds as the field, for an implementation that computes with
+    integers: constants must be integers; division rounds toward zero (`trunc`: C, Java,
+    OCaml, JavaScript's `|0`) or down (`floor`: Python's //); by zero it is 0 (total) or
+    undefined (strict), as for the rationals."""
+
+    name = "integers"
+
+    def __init__(self, division: str = "total", rounding: str = "trunc", max_digits: int = DEFAULT_MAX_DIGITS):
+        if division not in ("total", "strict"):
+            raise ValueError(f"unknown division policy {division!r} (total or strict)")
+        if rounding not in ("trunc", "floor"):
+            raise ValueError(f"unknown integer division {rounding!r} (trunc or floor)")
+        self.division, self.rounding, self.max_digits = division, rounding, max_digits
+        self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
+
+    def const(self, value) -> int:
+        value = Fraction(value)
+        if value.denominator != 1:
+            raise ValueError(f"{value} is not an integer: the integer arithmetic takes integer constants only")
+        return int(value)
+
+    def zero(self) -> int:
+        return 0
+
+    def one(self) -> int:
+        return 1
+
+    def _fits(self, bits: int, op: str) -> None:
+        if bits > self.max_bits:
+            raise BudgetExceeded("digits", f"a {op} would make a number of about {int(bits / BITS_PER_DIGIT)} digits "
+                                           f"(--max-digits {self.max_digits})")
+
+    def add(self, x, y):
+        self._fits(max(x.bit_length(), y.bit_length()) + 1, "sum")
+        return x + y
+
+    def sub(self, x, y):
+        self._fits(max(x.bit_length(), y.bit_length()) + 1, "difference")
+        return x - y
+
+    def mul(self, x, y):
+        self._fits(x.bit_length() + y.bit_length(), "product")
+        return x * y
+
+    def div(self, x, y):
+        if y == 0:
+            if self.division == "strict":
+                raise DivisionByZero(f"{x} / 0")
+            return 0
+        if self.rounding == "floor":
+            return x // y
+        quotient = abs(x) // abs(y)
+        return quotient if (x >= 0) == (y >= 0) else -quotient
+
+    def show(self, x) -> str:
+        return str(x)

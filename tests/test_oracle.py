@@ -741,3 +741,63 @@ def test_a_survey_short_of_its_target_says_so(monkeypatch):
     report = run("correct", max_programs=40)
     assert report.programs == 0 and report.short_of_target
     assert "SHORT of the 40 asked for" in summary_lines(report)[0] and report_json(report)["target"] == 40
+
+
+# ---- arithmetic as a choice (issue 40, item 3) -------------------------------------------------
+
+DIVIDING = ["0 / 0", "1 / 0", "(0 - 1) / 0", "0.1 + 0.2", "{1} / 0 + 1", "7 / 2", "(0 - 7) / 2",
+            "let f @ p = {3} / 0 in f p"]
+
+
+def test_an_implementation_right_by_its_doubles_raises_no_alarm():
+    """A JavaScript-like implementation (NaN, Infinity, rounding): with --arithmetic ieee754 it
+    agrees on every program, x/0 and 0/0 included; by the rationals it is wrong on them."""
+    doubles = Oracle(OracleConfig(command=mock("ieee_doubles", "--lines"), protocol="lines", arithmetic="ieee754"))
+    exact = Oracle(OracleConfig(command=mock("ieee_doubles", "--lines"), protocol="lines"))
+    try:
+        for text in DIVIDING:
+            assert doubles.classify(text).klass == AGREE, (text, doubles.classify(text))
+        assert [exact.classify(t).klass for t in ("0 / 0", "1 / 0", "0.1 + 0.2")] == [WRONG_VALUE] * 3
+    finally:
+        doubles.close()
+        exact.close()
+    report = run("ieee_doubles", arithmetic="ieee754", max_programs=60)
+    assert report.counts[AGREE] == report.programs == 60
+
+
+def test_a_bug_under_doubles_is_still_found_and_ulps_are_counted():
+    from goi.oracle.arithmetic import ulps
+
+    assert ulps(0.1, 0.1) == 0 and ulps(1.0, 1.0000000000000002) == 1 and ulps(0.0, -0.0) == 0
+    assert ulps(-1.0, -1.0000000000000002) == 1 and ulps(5e-324, -5e-324) == 2
+    report = run("reversed", arithmetic="ieee754", max_programs=40, shrink_calls=200)
+    assert report.counts[WRONG_VALUE] > 0  # subtraction the wrong way round: wrong in any arithmetic
+    oracle = Oracle(OracleConfig(command=mock("ieee_doubles", "--lines"), protocol="lines", arithmetic="ieee754",
+                                 ulps=1))
+    try:
+        assert oracle.classify("0.1 + 0.2").klass == AGREE
+    finally:
+        oracle.close()
+
+
+def test_an_implementation_right_by_its_integers_raises_no_alarm():
+    trunc = Oracle(OracleConfig(command=mock("integer_trunc", "--lines"), protocol="lines", arithmetic="integer"))
+    floor = Oracle(OracleConfig(command=mock("integer_trunc", "--lines"), protocol="lines", arithmetic="integer",
+                                integer_division="floor"))
+    try:
+        assert [trunc.classify(t).klass for t in ("7 / 2", "(0 - 7) / 2", "1 / 0")] == [AGREE] * 3
+        assert floor.classify("(0 - 7) / 2").klass == WRONG_VALUE  # -3 by trunc, -4 by floor
+    finally:
+        trunc.close()
+        floor.close()
+    report = run("integer_trunc", arithmetic="integer", max_programs=60)
+    assert report.counts[AGREE] == report.programs == 60
+    assert "integers" in report.config.all_fragments
+
+
+def test_arithmetic_options_that_contradict_each_other_are_usage_errors(capsys):
+    impl = " ".join(mock("correct"))
+    for argv in (["--arithmetic", "ieee754", "--tolerance", "1e-9"], ["--arithmetic", "ieee754", "--division", "strict"],
+                 ["--ulps", "2"]):
+        assert main(["oracle", "--impl", impl, "--no-corpus", *argv]) == exitcodes.USAGE
+        capsys.readouterr()

@@ -54,8 +54,8 @@ def correctly(text: str, transform=None, field=None) -> dict:
 
 def _float(x):
     if isinstance(x, tuple):
-        return [float(v) for v in x]
-    if isinstance(x, float):
+        return [v if isinstance(v, int) else float(v) for v in x]
+    if isinstance(x, (float, int)) and not isinstance(x, bool):  # a field of doubles, or of integers
         return x
     return "λ"
 

@@ -16,7 +16,8 @@ import sys
 from fractions import Fraction
 
 from .. import exitcodes
-from ..arguments import MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, positive_int, positive_seconds
+from ..arguments import (MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, non_negative_int, positive_int,
+                         positive_seconds)
 from ..io import read_file, read_text, say, schema, writable_directory, write_json
 from . import command
 
@@ -81,6 +82,12 @@ def run(args, _source, out) -> int:
     from ...oracle.known import Known, read_known
 
     known = read_known(args.known) if args.known else Known()
+    if args.arithmetic != "exact" and args.tolerance is not None:
+        raise UsageError("--tolerance is the exact arithmetic's; with --arithmetic ieee754 say --ulps N")
+    if args.arithmetic == "ieee754" and args.division != "total":
+        raise UsageError("--arithmetic ieee754 divides as IEEE-754 does (x/0 is ±Infinity, 0/0 NaN): not with --division")
+    if args.ulps and args.arithmetic != "ieee754":
+        raise UsageError("--ulps is for --arithmetic ieee754")
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
     config = OracleConfig(
@@ -92,7 +99,8 @@ def run(args, _source, out) -> int:
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or 100_000_000,
-        cluster_wait=args.cluster_wait, known=known,
+        cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic, ulps=args.ulps,
+        integer_division=args.integer_division,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     if args.replay is not None or args.replay_program is not None:
@@ -188,6 +196,12 @@ def replay_command(args, stem: str, text: str, from_file: bool = True) -> str:
         words += ["--tolerance", str(args.tolerance)]
     if args.division != "total":
         words += ["--division", args.division]
+    if args.arithmetic != "exact":
+        words += ["--arithmetic", args.arithmetic]
+    if args.ulps:
+        words += ["--ulps", str(args.ulps)]
+    if args.arithmetic == "integer" and args.integer_division != "trunc":
+        words += ["--integer-division", args.integer_division]
     if args.ill_typed:
         words.append("--ill-typed")
     words += ["--timeout", f"{args.timeout:g}"]
@@ -198,6 +212,8 @@ def replay_command(args, stem: str, text: str, from_file: bool = True) -> str:
 
 
 def add_arguments(p) -> None:
+    from ...oracle.arithmetic import ARITHMETICS
+
     from ...oracle.cases import FRAGMENTS
 
     p.add_argument("--impl", required=True, metavar="'CMD …'",
@@ -211,6 +227,13 @@ def add_arguments(p) -> None:
                    help="what it lacks: " + ", ".join(FRAGMENTS))
     p.add_argument("--tolerance", type=tolerance, metavar="REL",
                    help="relative tolerance for a floating-point implementation (default: exact)")
+    p.add_argument("--arithmetic", choices=list(ARITHMETICS), default="exact",
+                   help="what it computes with: " + "; ".join(f"{a.name}: {a.description}" for a in ARITHMETICS.values())
+                   + " (default exact; docs/ORACLE.md)")
+    p.add_argument("--ulps", type=non_negative_int, default=0, metavar="N",
+                   help="with --arithmetic ieee754: an answer within N doubles of goi's agrees (default 0: exactly)")
+    p.add_argument("--integer-division", choices=["trunc", "floor"], default="trunc",
+                   help="with --arithmetic integer: division rounds toward zero (C, OCaml) or down (Python's //)")
     p.add_argument("--timeout", type=positive_seconds, default=5.0, metavar="S", help="seconds per program (default 5)")
     p.add_argument("--memory-mb", type=positive_int, metavar="N", help="address-space limit of the implementation")
     p.add_argument("--division", choices=["total", "strict"], default="total",

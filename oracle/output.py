@@ -26,6 +26,25 @@ def stems(report) -> dict:
     return out
 
 
+def decimal_text(x) -> str:
+    """A rational as a person wrote it: a decimal where it has one (1/1000000000 is 0.000000001)."""
+    from decimal import Decimal, localcontext
+
+    d = x.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d != 1:
+        return str(x)
+    with localcontext() as context:
+        context.prec = max(28, len(str(x.numerator)) + len(str(x.denominator)))
+        return format(Decimal(x.numerator) / Decimal(x.denominator), "f")
+
+
+_decimal = decimal_text
+
+
 def report_json(report, replay_for=None) -> dict:
     c = report.config
     names = stems(report)
@@ -35,7 +54,7 @@ def report_json(report, replay_for=None) -> dict:
         "parenthesize": c.parenthesize,
         "printer": getattr(c.printer, "spec", None) if c.printer is not None else None,
         "fragments": sorted(c.all_fragments),
-        "tolerance": None if c.tolerance is None else str(c.tolerance),
+        "tolerance": None if c.tolerance is None else _decimal(c.tolerance),
         "division": c.division,
         "ill_typed": c.ill_typed,
         "seed": c.seed,

@@ -801,3 +801,43 @@ def test_arithmetic_options_that_contradict_each_other_are_usage_errors(capsys):
                  ["--ulps", "2"]):
         assert main(["oracle", "--impl", impl, "--no-corpus", *argv]) == exitcodes.USAGE
         capsys.readouterr()
+
+
+# ---- a printer of one's own, plumbed (issue 40) -------------------------------------------------
+
+BAD_PRINTERS = '''
+import time
+from goi.semantics.pretty import pretty
+def raises(term):
+    raise KeyError("boom")
+def number(term):
+    return 3
+def blocks(term):
+    time.sleep(3600)
+def good(term):
+    return pretty(term)
+'''
+
+
+@pytest.mark.parametrize("function, says", [("raises", "it raised KeyError"), ("number", "it returned int"),
+                                            ("blocks", "no answer within 1 s")])
+def test_a_printer_that_misbehaves_is_one_line_and_bounded(tmp_path, capsys, function, says):
+    path = tmp_path / "printers.py"
+    path.write_text(BAD_PRINTERS, encoding="utf-8")
+    code = main(["oracle", "--impl", " ".join(mock("correct")), "--printer", f"{path}:{function}", "--timeout", "1",
+                 "--max-programs", "3", "--no-corpus", "--no-database"])
+    err = capsys.readouterr().err
+    assert code == exitcodes.USAGE and says in err and "Traceback" not in err
+
+
+def test_a_printer_from_a_file_is_named_in_the_summary_and_its_replay(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "printers.py"
+    path.write_text(BAD_PRINTERS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["oracle", "--impl", " ".join(mock("reversed")), "--printer", "printers.py:good", "--max-programs", "20",
+                 "--no-corpus", "--no-database", "--tolerance", "1e-9", "--shrink-calls", "20", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == exitcodes.NOT_EQUIVALENT
+    assert data["tolerance"] == "0.000000001" and data["printer"] == f"{path}:good"
+    replay = data["buckets"][0]["replay"]
+    assert f"--printer {path}:good" in replay and "--tolerance 0.000000001" in replay

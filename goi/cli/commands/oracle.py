@@ -37,24 +37,77 @@ def fragments(text: str) -> frozenset:
 
 
 def printer(text: str):
-    """`--printer module:function`: a Python function from our surface term to program text
-    (the module is imported from the current directory or the path)."""
+    """`--printer module:function` or `--printer path/to/file.py:function`: a Python function
+    from our surface term to program text (a module from the current directory or the path,
+    or a file by its path). Its spec, with a file's path made absolute, is what a replay
+    command gives again."""
     import importlib
+    import importlib.util
 
-    module_name, sep, function = text.partition(":")
+    module_name, sep, function = text.rpartition(":")
     if not sep or not module_name or not function:
-        raise argparse.ArgumentTypeError(f"{text!r} is not module:function (for example myprinter:show)")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+        raise argparse.ArgumentTypeError(f"{text!r} is not module:function or file.py:function "
+                                         "(for example myprinter:show)")
     try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # the user's module: any error in it is theirs, reported as usage
+        if module_name.endswith(".py") or os.sep in module_name:
+            path = os.path.abspath(module_name)
+            if not os.path.isfile(path):
+                raise argparse.ArgumentTypeError(f"{module_name}: no such file")
+            spec = importlib.util.spec_from_file_location(f"goi_printer_{abs(hash(path))}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            text = f"{path}:{function}"
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(module_name)
+    except argparse.ArgumentTypeError:
+        raise
+    except BaseException as exc:  # the user's module: any error in it is theirs, reported as usage
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise argparse.ArgumentTypeError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from None
     found = getattr(module, function, None)
     if not callable(found):
         raise argparse.ArgumentTypeError(f"{module_name} has no function {function}")
-    found.spec = text  # type: ignore[attr-defined]
-    return found
+    return Printer(found, text)
+
+
+class Printer:
+    """The user's printer, called so that whatever it does is said in one line: it raises, it
+    returns something else than text, or it does not return within `timeout` seconds."""
+
+    def __init__(self, fn, spec: str, timeout: float = 5.0):
+        self.fn, self.spec, self.timeout = fn, spec, timeout
+
+    def __call__(self, term):
+        import threading
+
+        from ...oracle.notations import Inexpressible
+
+        result: list = []
+
+        def call() -> None:
+            try:
+                result.append(("ok", self.fn(term)))
+            except (Inexpressible, ValueError) as exc:
+                result.append(("skip", exc))
+            except BaseException as exc:  # noqa: BLE001 - the user's code: said, never a traceback of ours
+                result.append(("error", exc))
+
+        worker = threading.Thread(target=call, name="goi-printer", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if not result:
+            raise UsageError(f"--printer {self.spec}: no answer within {self.timeout:g} s (--timeout) on a program")
+        kind, value = result[0]
+        if kind == "skip":
+            raise value
+        if kind == "error":
+            raise UsageError(f"--printer {self.spec}: it raised {type(value).__name__}: {value}")
+        if not isinstance(value, str):
+            raise UsageError(f"--printer {self.spec}: it returned {type(value).__name__}, not the program's text")
+        return value
 
 
 def tolerance(text: str) -> Fraction:
@@ -119,8 +172,11 @@ def run(args, _source, out) -> int:
     def progress(stage: str, done: int, total: int) -> None:
         PROGRESS.tick(f"oracle {stage}", total)
 
+    if args.printer is not None:
+        args.printer.timeout = args.timeout
     if not args.json:
-        say(f"oracle: {' '.join(command)} ({args.notation} notation"
+        say(f"oracle: {' '.join(command)} ("
+            + (f"printer {args.printer.spec}" if args.printer is not None else f"{args.notation} notation")
             + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
     oracle = Oracle(config, progress, campaign_warn)
     try:
@@ -193,7 +249,9 @@ def replay_command(args, stem: str, text: str, from_file: bool = True) -> str:
     if args.printer is not None:
         words += ["--printer", args.printer.spec]
     if args.tolerance is not None:
-        words += ["--tolerance", str(args.tolerance)]
+        from ...oracle.output import decimal_text
+
+        words += ["--tolerance", decimal_text(args.tolerance)]
     if args.division != "total":
         words += ["--division", args.division]
     if args.arithmetic != "exact":

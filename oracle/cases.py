@@ -29,6 +29,11 @@ FRAGMENTS = {
     "no-minus": "no -",
     "no-times": "no *",
 }
+# Shrinking a hang: a try is given what goi's own machine needs for the same program, times
+# HANG_FACTOR, and at least HANG_FLOOR seconds (never more than --timeout); the shrunk program
+# is confirmed to hang at the full --timeout before it is reported (docs/ORACLE.md, Shrinking).
+HANG_FLOOR = 1.0
+HANG_FACTOR = 100
 OPERATOR_FRAGMENTS = {"no-plus": "+", "no-minus": "-", "no-times": "*", "no-division": "/"}
 NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
 FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))

@@ -40,14 +40,15 @@ class Session:
         self.next_id = 0
         self.starts = 0
 
-    def ask(self, program: str) -> Answer:
+    def ask(self, program: str, timeout: Optional[float] = None) -> Answer:
+        """The answer to one program, within `timeout` seconds (the session's own by default)."""
         started = time.perf_counter()
         if self.proc is None:
             failure = self._start()
             if failure is not None:
                 failure.seconds = time.perf_counter() - started
                 return failure
-        answer = self._exchange(program, self.timeout)
+        answer = self._exchange(program, self.timeout if timeout is None else timeout)
         answer.seconds = time.perf_counter() - started
         if answer.kind in ("hang", "crash"):
             self.close()

@@ -55,7 +55,8 @@ from .protocols import Answer, call
 from .reduction import reduce as reduce_structurally
 from .sessions import Session
 
-from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, MAX_BUCKETS, MORE_MEMBERS, OPERATOR_FRAGMENTS, SCHEDULE,
+from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, HANG_FACTOR, HANG_FLOOR, MAX_BUCKETS, MORE_MEMBERS,
+                    OPERATOR_FRAGMENTS, SCHEDULE,
                     UNSIGNED_NOTATIONS, Case, OracleConfig, OracleFailure, Report, Shrunk)
 from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
@@ -113,6 +114,8 @@ class Oracle:
         self.annotations = "no-annotations" not in fr
         self.terms: dict[str, S.Term] = {}  # with the user's printer: each text's term (our parser may not read it)
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
+        self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
+        self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)
 
     # ---- one program -------------------------------------------------------------------
     def text_of(self, term: S.Term) -> Optional[str]:
@@ -161,7 +164,9 @@ class Oracle:
             self.expectations[text] = self._expected(text)
             return self.expectations[text]
         finally:
-            self.seconds["ours"] += time.perf_counter() - started
+            took = time.perf_counter() - started
+            self.seconds["ours"] += took
+            self.ours[text] = took
 
     def _expected(self, text: str) -> tuple[object, int, dict, bool]:
         try:
@@ -204,18 +209,24 @@ class Oracle:
         finally:
             self.seconds["implementation"] += time.perf_counter() - started
 
+    def hang_timeout(self, text: str) -> float:
+        """A try's bound while shrinking a hang: a multiple of what goi's machine needs for the
+        same program, with a floor, never past --timeout (cases.HANG_FACTOR, HANG_FLOOR)."""
+        return min(self.config.timeout, max(HANG_FLOOR, HANG_FACTOR * self.ours.get(text, 0.0)))
+
     def _call_implementation(self, text: str) -> Answer:
         self.calls += 1
         c = self.config
+        timeout = self.hang_timeout(text) if self.pricing_hangs else c.timeout
         if c.protocol == "oneshot":
-            return call(c.command, text, c.timeout, c.memory_mb)
+            return call(c.command, text, timeout, c.memory_mb)
         try:
             session = self.sessions.get_nowait()
         except queue.Empty:
             session = Session(c.command, c.timeout, c.memory_mb, c.startup_timeout)
             self.all_sessions.append(session)
         try:
-            return session.ask(text)
+            return session.ask(text, timeout)
         finally:
             self.sessions.put(session)
 
@@ -429,15 +440,26 @@ class Oracle:
         self.shrink_deadline = None if seconds is None else started + seconds
         self.shrink_calls_left = self.config.shrink_calls
         self.budget_reached = False
+        self.pricing_hangs = klass == HANG
         try:
             test()
         except OracleFailure as failure:
             reduced, minimal = self.reduce(failure.case, signature)
+            self.pricing_hangs = False
+            if klass == HANG and reduced is not failure.case and not self._still_hangs(reduced.text):
+                # shrunk under the priced bound, but it answers within the full --timeout: not
+                # known to hang; the bucket's program that did is reported instead
+                return failure.case, time.perf_counter() - started, self.calls - calls_before, False
             return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
         finally:
             self.shrink_deadline = None
             self.shrink_calls_left = None
+            self.pricing_hangs = False
         return None
+
+    def _still_hangs(self, text: str) -> bool:
+        """Asked again at the full --timeout (not from the cache): does it hang?"""
+        return self._call(text).kind == "hang"
 
     # ---- after Hypothesis: structural reduction ------------------------------------------------
     def reduce(self, case: Case, signature: Optional[str] = None) -> tuple[Case, bool]:

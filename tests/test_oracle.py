@@ -841,3 +841,32 @@ def test_a_printer_from_a_file_is_named_in_the_summary_and_its_replay(tmp_path, 
     assert data["tolerance"] == "0.000000001" and data["printer"] == f"{path}:good"
     replay = data["buckets"][0]["replay"]
     assert f"--printer {path}:good" in replay and "--tolerance 0.000000001" in replay
+
+
+def test_shrinking_a_hang_prices_each_try_by_our_machines_cost_and_confirms_the_result(monkeypatch):
+    """With --timeout 6, a survey's hang costs 6 s; each shrinking try is bounded by 100× what
+    goi's machine needed for that program, at least 1 s — and the shrunk program is asked
+    once more at the full 6 s before it is reported (the bounds asked for are counted, not timed)."""
+    from goi.oracle import sessions
+    from goi.oracle.cases import HANG_FLOOR
+
+    asked = []
+    original = sessions.Session._exchange
+
+    def recording(self, program, timeout):
+        asked.append(timeout)
+        return original(self, program, timeout)
+
+    monkeypatch.setattr(sessions.Session, "_exchange", recording)
+    # the mock started so that its command line does not name it (the test beside this one
+    # looks for its own mock's processes by name)
+    code = ("import runpy, sys, os; d = sys.argv[1]; sys.path.insert(0, d); "
+            "runpy.run_path(os.path.join(d, 'loop_on' + '_iteration.py'), run_name='__main__')")
+    command = [sys.executable, "-c", code, str(MOCKS), "--lines"]
+    report = Oracle(OracleConfig(command=command, protocol="lines", timeout=6.0, max_programs=15, jobs=2,
+                                 database=None, corpus=False, shrink_calls=1000)).run()
+    shrunk = only(report, HANG)
+    assert shrunk.case.klass == HANG and len(shrunk.case.text) <= len(shrunk.first.text)
+    priced = [t for t in asked if t < 6.0]
+    assert priced and all(HANG_FLOOR <= t < 6.0 for t in priced)  # the shrinking's tries
+    assert asked.count(6.0) >= report.programs  # the survey and the confirmation: the full bound

@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Iterator, Optional
 
 from goi.semantics import syntax as S
-from goi.semantics.errors import BudgetError
+from goi.semantics.errors import BudgetError, whole_number
 from goi.semantics.types import Arrow, F, Type, Vec
 
 FF = Arrow(F, F)
@@ -97,13 +97,7 @@ class TooLarge(BudgetError):
         super().__init__(message, limit="enumeration")
 
 
-def _whole(name: str, value, least: int = 0) -> int:
-    """A whole number argument of the API, checked (a clear TypeError or ValueError)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number (int), not {type(value).__name__}")
-    if value < least:
-        raise ValueError(f"{name} must be ≥ {least}, not {value}")
-    return value
+_whole = whole_number  # semantics/errors.py
 
 
 class Enumeration:

@@ -31,6 +31,7 @@ from .semantics.typecheck import Judgement, typecheck
 from .semantics.types import Type
 from .semantics.stack import deep
 from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
+from .semantics.errors import whole_number
 
 __all__ = [
     "DEFAULT_MAX_DIGITS",
@@ -74,12 +75,7 @@ def check(text: str) -> Judgement:
     return deep(lambda: typecheck(parse(text), source=text))
 
 
-def _whole(name: str, value, least: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number (int), not {type(value).__name__}")
-    if value < least:
-        raise ValueError(f"{name} must be ≥ {least}, not {value}")
-    return value
+_whole = whole_number  # semantics/errors.py
 
 
 def exact(name: str, value) -> Fraction:

@@ -86,14 +86,23 @@ def _read(fd: int, path: str, limit: int, timeout: float, what: str) -> bytes:
     return b"".join(chunks)
 
 
-def _what(mode: int) -> str:
+def kind_of(mode: int, article: str = "a") -> str:
+    """What a file that is not a regular one is, for a message: "a FIFO (named pipe)", …"""
     if stat.S_ISFIFO(mode):
-        return "the FIFO (named pipe)"
+        return f"{article} FIFO (named pipe)"
     if stat.S_ISCHR(mode):
-        return "the character device"
+        return f"{article} character device"
+    if stat.S_ISBLK(mode):
+        return f"{article} block device"
     if stat.S_ISSOCK(mode):
-        return "the socket"
-    return "the special file"
+        return f"{article} socket"
+    if stat.S_ISDIR(mode):
+        return f"{article} directory"
+    return f"{article} special file"
+
+
+def _what(mode: int) -> str:
+    return kind_of(mode, "the")
 
 
 def write_file(path: str, data, option: str) -> int:

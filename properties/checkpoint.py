@@ -30,6 +30,8 @@ import stat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
+from goi.files import kind_of
+
 from .faults import CheckpointExists, CheckpointIOError, CheckpointRefused
 
 FORMAT = "goi.checkpoint/1"
@@ -47,17 +49,7 @@ class Damage:
 
 
 def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    return "not a regular file"
+    return kind_of(mode) if not stat.S_ISREG(mode) else "a regular file"
 
 
 def check_record(entry, keys: Optional[set], check_result: Optional[Callable]) -> str:

@@ -126,3 +126,13 @@ class LimitError(GoiError):
     def __init__(self, message: str = TOO_DEEP, beyond_any_stack: bool = False):
         super().__init__(message)
         self.beyond_any_stack = beyond_any_stack
+
+
+def whole_number(name: str, value, least: int = 0) -> int:
+    """A whole-number argument of the Python API, checked: a clear TypeError for another type
+    (a bool included), a ValueError below `least`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number (int), not {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be ≥ {least}, not {value}")
+    return value

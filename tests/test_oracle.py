@@ -858,6 +858,12 @@ def test_shrinking_a_hang_prices_each_try_by_our_machines_cost_and_confirms_the_
         return original(self, program, timeout)
 
     monkeypatch.setattr(sessions.Session, "_exchange", recording)
+    from goi.oracle import survey
+
+    # 100× goi's own time is ~0.1-0.5 s idle but could pass --timeout on a loaded machine: the
+    # factor set to 0 so that every try is priced at the floor, whatever the load (the verdict
+    # must not depend on the machine's speed); the multiple itself is Oracle.hang_timeout's
+    monkeypatch.setattr(survey, "HANG_FACTOR", 0)
     # the mock started so that its command line does not name it (the test beside this one
     # looks for its own mock's processes by name)
     code = ("import runpy, sys, os; d = sys.argv[1]; sys.path.insert(0, d); "
@@ -868,5 +874,11 @@ def test_shrinking_a_hang_prices_each_try_by_our_machines_cost_and_confirms_the_
     shrunk = only(report, HANG)
     assert shrunk.case.klass == HANG and len(shrunk.case.text) <= len(shrunk.first.text)
     priced = [t for t in asked if t < 6.0]
-    assert priced and all(HANG_FLOOR <= t < 6.0 for t in priced)  # the shrinking's tries
+    assert priced and all(t == HANG_FLOOR for t in priced)  # the shrinking's tries
     assert asked.count(6.0) >= report.programs  # the survey and the confirmation: the full bound
+
+
+def test_a_hangs_price_is_a_multiple_of_our_time_with_a_floor_and_a_ceiling():
+    oracle = Oracle(OracleConfig(command=["true"], timeout=5.0))
+    oracle.ours.update({"a": 0.001, "b": 0.02, "c": 1.0})
+    assert [oracle.hang_timeout(t) for t in ("a", "b", "c", "unknown")] == [1.0, 2.0, 5.0, 1.0]

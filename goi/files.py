@@ -105,6 +105,13 @@ def _what(mode: int) -> str:
     return kind_of(mode, "the")
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte of `data` to the descriptor (os.write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def write_file(path: str, data, option: str) -> int:
     """Write `data` (text as UTF-8, or bytes) to `path`, made or replaced — but never through a
     link: a link there (even one to nothing) is refused, so a page or a report lands where it
@@ -126,9 +133,7 @@ def write_file(path: str, data, option: str) -> int:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ReadError(f"{option} {path}: not a regular file; goi writes pages and reports to files")
         os.set_blocking(fd, True)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     except OSError as exc:
         raise ReadError(f"{option} {path}: cannot write it: {exc.strerror}") from None
     finally:

@@ -314,7 +314,6 @@ class Oracle:
         vector_ops = {"vadd", "smul", "dot"}
         uses = {
             "no-iterated": any(isinstance(n, S.BinOp) and n.op in S.ITERATED for n in nodes),
-            "no-division": any(isinstance(n, S.BinOp) and n.op == "/" for n in nodes),
             "no-vector-ops": any(isinstance(n, S.BinOp) and (n.op in ("⊞", "⊠", "•")
                                                              or judgement.operators.get(id(n)) in vector_ops)
                                  for n in nodes),
@@ -323,8 +322,7 @@ class Oracle:
             "no-provisional": any(isinstance(n, (S.Prov, S.Decouple, S.LetDecouple)) for n in nodes),
             "integers": any(isinstance(n, (S.Const, S.Prov)) and n.value.denominator != 1 for n in nodes),
             "non-negative": any(isinstance(n, (S.Const, S.Prov)) and n.value < 0 for n in nodes),
-            **{name: any(isinstance(n, S.BinOp) and n.op == op for n in nodes) for name, op in OPERATOR_FRAGMENTS.items()
-               if name != "no-division"},
+            **{name: any(isinstance(n, S.BinOp) and n.op == op for n in nodes) for name, op in OPERATOR_FRAGMENTS.items()},
         }
         return any(uses.get(name, False) for name in fr)
 
@@ -531,7 +529,8 @@ class Oracle:
             report.counts[case.klass] += 1
             report.programs += 1
         database = DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None
-        buckets = self.set_aside(report, report.buckets())
+        buckets = report.buckets()
+        buckets = self.set_aside(report, buckets, lambda sig: len(buckets[sig]))
         order = sorted(buckets, key=lambda sig: (-len(buckets[sig]), report.cases.index(buckets[sig][0])))
         for rank, sig in enumerate(order):
             cases = buckets[sig]
@@ -567,15 +566,14 @@ class Oracle:
                 found.add(case.signature)
         return frozenset(found)
 
-    def set_aside(self, report: Report, buckets: dict) -> dict:
-        """The buckets that are not known; the known ones counted in `report.known`."""
-        new = {}
-        for sig, cases in buckets.items():
+    @staticmethod
+    def set_aside(report: Report, by_signature: dict, count: Callable[[str], int]) -> dict:
+        """`by_signature` less the known signatures, each known one counted (`count(sig)`
+        programs) in `report.known`: a survey's buckets, a campaign's first failures."""
+        for sig in by_signature:
             if sig in report.known_signatures:
-                report.known[sig] = report.known.get(sig, 0) + len(cases)
-            else:
-                new[sig] = cases
-        return new
+                report.known[sig] = report.known.get(sig, 0) + count(sig)
+        return {sig: v for sig, v in by_signature.items() if sig not in report.known_signatures}
 
     def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
         """A wrong value's signature is only the kind of the difference, so two bugs can share
@@ -646,9 +644,7 @@ class Oracle:
         report.programs = sum(report.counts.values())
         report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": total,
                              "shards": len(shards)}
-        for sig in [sig for sig in firsts if sig in report.known_signatures]:
-            report.known[sig] = counts[sig]
-            del firsts[sig]
+        firsts = self.set_aside(report, firsts, counts.__getitem__)
         order = sorted(firsts, key=lambda sig: firsts[sig][0])
         for sig in order:
             (size, index), f = firsts[sig]
@@ -691,9 +687,7 @@ class Oracle:
                 counts[f["signature"]] = counts.get(f["signature"], 0) + 1
                 firsts.setdefault(f["signature"], (shard.start, f))
         report.programs = sum(report.counts.values())
-        for sig in [sig for sig in firsts if sig in report.known_signatures]:
-            report.known[sig] = counts[sig]
-            del firsts[sig]
+        firsts = self.set_aside(report, firsts, counts.__getitem__)
         for sig in sorted(firsts, key=lambda sig: (-counts[sig], firsts[sig][0])):
             seed_, f = firsts[sig]
             case = self.classify(f["text"])
@@ -790,10 +784,9 @@ class OracleWork:
 
     def check_result(self, shard, result: dict) -> None:
         """A recorded result this shard could have given (properties/checkpoint.py)."""
-        from goi.properties.checkpoint import need, whole
+        from goi.properties.checkpoint import need, programs_of_range, whole
 
-        programs = shard.stop - shard.start
-        need(result["programs"] == programs, f"shard {shard.key} has {programs} programs, the record says {result['programs']}")
+        programs = programs_of_range(shard, result)
         counts = _checked_counts(shard, result)
         need(whole(result.get("skipped")) and sum(counts.values()) + result["skipped"] == programs,
              f"shard {shard.key}: its classes and skipped programs are not its {programs} programs")

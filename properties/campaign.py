@@ -23,7 +23,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable, Optional
 
-from .checkpoint import Checkpoint, counts_of, list_of_objects, need, whole
+from .checkpoint import Checkpoint, counts_of, list_of_objects, need, programs_of_range, whole
 from .faults import CampaignFault, CampaignTooLarge, ClusterError
 
 SHARD_PROGRAMS = 400  # programs per shard of an exhaustive run
@@ -247,7 +247,7 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
             pass
     try:
         with _quiet_dask():
-            _run_on(client, pending, work, finished, where, len(results), checkpoint)
+            _run_on(client, pending, work, finished, where, results, checkpoint)
     finally:
         if made:
             with _quiet_dask():
@@ -276,17 +276,11 @@ class _TaskFailed(Exception):
         self.future = future
 
 
-def _run_on(client, pending: list, work: Callable, finished: Callable, where: str, done: int, checkpoint) -> None:
+def _run_on(client, pending: list, work: Callable, finished: Callable, where: str, results: dict, checkpoint) -> None:
     """The pending shards on the cluster, each recorded as it completes. A task that raised
     raises here as it did; anything else that stops the loop (a lost scheduler, a closed
     connection) is a ClusterError that says what the checkpoint kept."""
     from distributed import as_completed
-
-    recorded = [done]
-
-    def record(shard, result):
-        finished(shard, result)
-        recorded[0] += 1
 
     try:
         futures = {client.submit(work, shard, key=f"goi-{shard.key}-{id(work)}", pure=False, retries=2): shard
@@ -294,14 +288,14 @@ def _run_on(client, pending: list, work: Callable, finished: Callable, where: st
         for future in as_completed(futures):
             if future.status == "error":
                 raise _TaskFailed(future)
-            record(futures[future], future.result())
+            finished(futures[future], future.result())
     except _TaskFailed as failed:
         failed.future.result()  # the work's own exception, as it was raised
         raise
     except (KeyboardInterrupt, CampaignFault):
         raise
     except Exception as exc:
-        kept = (f"the checkpoint {checkpoint.path} keeps the {recorded[0]:,} shards finished: --resume continues"
+        kept = (f"the checkpoint {checkpoint.path} keeps the {len(results):,} shards finished: --resume continues"
                 if checkpoint is not None else "no --checkpoint was given: nothing was kept")
         raise ClusterError(f"lost the cluster ({where}): {type(exc).__name__}: {_first_line(exc)}; {kept}") from None
 
@@ -432,8 +426,7 @@ class PropsWork:
     def check_result(self, shard: Shard, result: dict) -> None:
         """A recorded result this shard could have given (properties/checkpoint.py): one count
         per program and property, each failure a program of the shard's range."""
-        programs = shard.stop - shard.start
-        need(result["programs"] == programs, f"shard {shard.key} has {programs} programs, the record says {result['programs']}")
+        programs = programs_of_range(shard, result)
         held, undecided = counts_of(result, "held", self.names), counts_of(result, "undecided", self.names)
         failures = list_of_objects(result, "failures")
         for f in failures:

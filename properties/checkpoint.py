@@ -30,7 +30,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
-from goi.files import kind_of
+from goi.files import kind_of, write_all
 
 from .faults import CheckpointExists, CheckpointIOError, CheckpointRefused
 
@@ -46,10 +46,6 @@ class Damage:
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.reason}"
-
-
-def _kind(mode: int) -> str:
-    return kind_of(mode) if not stat.S_ISREG(mode) else "a regular file"
 
 
 def check_record(entry, keys: Optional[set], check_result: Optional[Callable]) -> str:
@@ -98,7 +94,7 @@ class Checkpoint:
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise CheckpointIOError(f"checkpoint {self.path}: {_kind(info.st_mode)}, not a file goi wrote")
+                raise CheckpointIOError(f"checkpoint {self.path}: {kind_of(info.st_mode)}, not a file goi wrote")
             if info.st_size > MAX_BYTES:
                 raise CheckpointIOError(f"checkpoint {self.path}: {info.st_size:,} bytes, more than a checkpoint "
                                         f"may have ({MAX_BYTES:,})")
@@ -188,10 +184,11 @@ class Checkpoint:
                 return done
         else:
             self.damaged, self.duplicates = [], 0
-        self._create(allow_empty=True)
+        self._create()
         return {}
 
-    def _create(self, allow_empty: bool) -> None:
+    def _create(self) -> None:
+        """The file made with its head line; an empty regular file already there is taken."""
         head = (json.dumps({"format": FORMAT, "campaign": self.description}, ensure_ascii=False) + "\n").encode("utf-8")
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
@@ -201,11 +198,11 @@ class Checkpoint:
                 info = os.lstat(self.path)
             except OSError:
                 info = None
-            if allow_empty and info is not None and stat.S_ISREG(info.st_mode) and info.st_size == 0:
+            if info is not None and stat.S_ISREG(info.st_mode) and info.st_size == 0:
                 fd = self._open_append()
             else:
                 what = ("a link" if info is not None and stat.S_ISLNK(info.st_mode) else
-                        _kind(info.st_mode) if info is not None and not stat.S_ISREG(info.st_mode) else "a file")
+                        kind_of(info.st_mode) if info is not None and not stat.S_ISREG(info.st_mode) else "a file")
                 raise CheckpointExists(f"checkpoint {self.path}: {what} is already there; goi does not overwrite "
                                        "it (--resume continues a checkpoint of this campaign; or name another file)") from None
         except OSError as exc:
@@ -220,7 +217,7 @@ class Checkpoint:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             os.close(fd)
-            raise CheckpointIOError(f"checkpoint {self.path}: {_kind(info.st_mode)}, not a file goi wrote")
+            raise CheckpointIOError(f"checkpoint {self.path}: {kind_of(info.st_mode)}, not a file goi wrote")
         os.set_blocking(fd, True)
         return fd
 
@@ -238,9 +235,7 @@ class Checkpoint:
 
     def _write(self, fd: int, data: bytes) -> None:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, data)
             os.fsync(fd)
         except OSError as exc:
             raise CheckpointIOError(f"checkpoint {self.path}: cannot write to it: {exc.strerror}") from None
@@ -265,6 +260,13 @@ class Checkpoint:
 def need(condition: bool, message: str) -> None:
     if not condition:
         raise ValueError(message)
+
+
+def programs_of_range(shard, result: dict) -> int:
+    """An index-range shard's program count, which its record must say (none more, none less)."""
+    programs = shard.stop - shard.start
+    need(result["programs"] == programs, f"shard {shard.key} has {programs} programs, the record says {result['programs']}")
+    return programs
 
 
 def whole(value, least: int = 0) -> bool:

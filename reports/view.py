@@ -36,7 +36,6 @@ PAGE_BYTES = 20_000_000
 STEP_BYTES = 10_000_000
 FRAME_BYTES = 7_000_000
 FINAL_BYTES = 1_500_000
-MAX_RECORDED_BYTES = STEP_BYTES  # the name earlier callers used
 
 
 @dataclass
@@ -65,7 +64,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
            max_recorded_steps: int = DEFAULT_MAX_RECORDED_STEPS, progress=None, **options) -> Recording:
     """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
     record what the page shows (the source spans point into the judgement's `source`).
-    At most `max_recorded_steps` steps (and MAX_RECORDED_BYTES of stacks) are recorded in
+    At most `max_recorded_steps` steps (and STEP_BYTES of the page) are recorded in
     full; the rest are summarised in `unrecorded`, and the final state is recorded last.
     `max_frames` pictures are spread over the run's graph changes; the final state and each
     decoupling have one besides. `progress(step, pictures)` is called as the run goes (the
@@ -99,17 +98,16 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
         if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames):
             rec.unpictured += changed  # counted once per change of the graph, not per step
             return None
-        if sizes["frames"] >= FRAME_BYTES and not final:  # the pictures' byte budget is spent
+        def left_out() -> None:  # the page's byte budget for pictures leaves this one out
             rec.unpictured += changed
             rec.over_budget += 1
-            return None
+
+        if sizes["frames"] >= FRAME_BYTES and not final:  # spent: not even drawn
+            return left_out()
         svg, anew = layout.draw(machine.graph)
         packed = _packed(svg)
-        allowance = FRAME_BYTES + (FINAL_BYTES if final else 0)
-        if sizes["frames"] + len(packed) > allowance:  # this one alone would break the page's budget
-            rec.unpictured += changed
-            rec.over_budget += 1
-            return None
+        if sizes["frames"] + len(packed) > FRAME_BYTES + (FINAL_BYTES if final else 0):  # this one would break it
+            return left_out()
         counts["spread"] += not force
         sizes["frames"] += len(packed)
         rec.frames.append(svg)

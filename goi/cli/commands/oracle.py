@@ -133,6 +133,7 @@ def run(args, _source, out) -> int:
     if args.protocol == "lines" and any("{file}" in word for word in command):
         raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
     from ...oracle.known import Known, read_known
+    from ...properties.campaign import MAX_PROGRAMS
 
     known = read_known(args.known) if args.known else Known()
     if args.arithmetic != "exact" and args.tolerance is not None:
@@ -151,7 +152,7 @@ def run(args, _source, out) -> int:
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
-        checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or 100_000_000,
+        checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or MAX_PROGRAMS,
         cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic, ulps=args.ulps,
         integer_division=args.integer_division,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),

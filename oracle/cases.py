@@ -35,9 +35,7 @@ FRAGMENTS = {
 HANG_FLOOR = 1.0
 HANG_FACTOR = 100
 OPERATOR_FRAGMENTS = {"no-plus": "+", "no-minus": "-", "no-times": "*", "no-division": "/"}
-NOTATION_FRAGMENTS = {"paper": set(), "visualiser": {"no-annotations"}}
 FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
-UNSIGNED_NOTATIONS = {"visualiser"}  # no negative numbers: no negative provisional constant is drawn
 
 # The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
 SEARCH = {
@@ -99,7 +97,14 @@ class OracleConfig:
     def all_fragments(self) -> frozenset:
         from .arithmetic import ARITHMETICS
 
-        return frozenset(self.fragments) | NOTATION_FRAGMENTS[self.notation] | ARITHMETICS[self.arithmetic].fragments
+        return frozenset(self.fragments) | self.notation_fragments | ARITHMETICS[self.arithmetic].fragments
+
+    @property
+    def notation_fragments(self) -> frozenset:
+        """What the notation cannot write, as fragments (its declaration implies them)."""
+        from .notations import notation
+
+        return frozenset() if self.printer is not None else notation(self.notation).notation.fragments
 
 
 @dataclass

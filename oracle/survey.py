@@ -50,14 +50,14 @@ from goi.semantics.rules import fired
 
 from .arithmetic import ARITHMETICS
 from .corpus import corpus_files
-from .notations import Inexpressible, render, render_term
+from .notations import Inexpressible, ReadError, notation
 from .protocols import Answer, call
 from .reduction import reduce as reduce_structurally
 from .sessions import Session
 
 from .cases import (CATCH_ALL, DRAWS, EXCEPTIONS, FEEDBACK_FEATURES, HANG_FACTOR, HANG_FLOOR, MAX_BUCKETS, MORE_MEMBERS,
                     OPERATOR_FRAGMENTS, SCHEDULE,
-                    UNSIGNED_NOTATIONS, Case, OracleConfig, OracleFailure, Report, Shrunk)
+                    Case, OracleConfig, OracleFailure, Report, Shrunk)
 from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
 
@@ -98,6 +98,8 @@ class Oracle:
         self.budget_reached = False
         self.sessions: "queue.SimpleQueue[Session]" = queue.SimpleQueue()  # the lines protocol's idle sessions
         self.all_sessions: list[Session] = []
+        # the notation's declaration (oracle/notations): it prints each program and reads it back
+        self.declared = notation(config.notation) if config.printer is None else None
         fr = config.all_fragments
         self.fragment = dict(iterated="no-iterated" not in fr, division="no-division" not in fr,
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
@@ -107,12 +109,12 @@ class Oracle:
                              operators=tuple(op for name, op in OPERATOR_FRAGMENTS.items() if name not in fr))
         search = config.search
         self.fragment.update(sharing="sharing" in search, swarm="swarm" in search,
-                             signed=not ("fit" in search and config.printer is None
-                                         and config.notation in UNSIGNED_NOTATIONS))
+                             signed=not ("fit" in search and self.declared is not None
+                                         and not self.declared.notation.signed_provisional))
         self.expectations: dict[str, tuple] = {}  # text -> our outcome (the survey's draw computes it)
         self.stage_counts: list[int] = []  # the programs each stage of the survey drew (SCHEDULE, carried over)
         self.annotations = "no-annotations" not in fr
-        self.terms: dict[str, S.Term] = {}  # with the user's printer: each text's term (our parser may not read it)
+        self.terms: dict[str, S.Term] = {}  # each printed text's term (what it reads as; the printer's term)
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
         self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
         self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)
@@ -130,12 +132,13 @@ class Oracle:
                 return None
         if c.printer is not None:
             return self._printed(term)
-        try:
-            if judgement is None:  # an ill-typed program (--ill-typed): written as it is
-                return render_term(term, c.notation, self.annotations, parenthesize=c.parenthesize)
-            return render(judgement, c.notation, self.annotations, c.parenthesize)
-        except (Inexpressible, ValueError):
+        try:  # an ill-typed program (--ill-typed) has no types: its operators are written as they are
+            printed = self.declared.print(term, judgement.operators if judgement is not None else None,
+                                          self.annotations, c.parenthesize)
+        except Inexpressible:
             return None
+        self.terms[printed.text] = printed.term
+        return printed.text
 
     def _printed(self, term: S.Term) -> Optional[str]:
         """The user's printer (--printer): its text, remembered with the term, since our own
@@ -150,10 +153,15 @@ class Oracle:
         return text
 
     def _term(self, text: str):
-        """The term a text stands for: the printed one (the user's printer), else our parse."""
-        from goi.semantics.parser import parse
+        """The term a text stands for: the one printed (by the notation, or the user's
+        printer), else the text read by the notation (a replayed or saved program)."""
+        if text in self.terms:
+            return self.terms[text]
+        if self.declared is None:  # --printer: a text it printed that this run did not (goi's parser reads it, or not)
+            from goi.semantics.parser import parse
 
-        return self.terms[text] if text in self.terms else parse(text)
+            return parse(text)
+        return self.declared.read(text)
 
     def expected(self, text: str) -> tuple[object, int, dict, bool]:
         """Our outcome on the text: (value or "undefined", transitions, rules, well_typed)."""
@@ -170,9 +178,11 @@ class Oracle:
 
     def _expected(self, text: str) -> tuple[object, int, dict, bool]:
         try:
-            judgement = api.judge(self.terms[text]) if text in self.terms else api.check(text)
+            judgement = api.judge(self._term(text))
         except GoiError as exc:
             return f"ill-typed: {exc.message}", 0, {}, False
+        except ReadError as exc:
+            return f"ill-typed: not a program of the notation: {exc}", 0, {}, False
         field = ARITHMETICS[self.config.arithmetic].field(self.config)
         if field is None:
             result = api.run(judgement, division=self.config.division)
@@ -465,7 +475,7 @@ class Oracle:
         (its class, without one) stays: (the smallest case, whether it is 1-minimal)."""
         try:
             term = self._term(case.text)
-        except GoiError:
+        except (GoiError, ReadError):
             return case, False
 
         def text_of(candidate: S.Term) -> Optional[str]:

@@ -1,6 +1,6 @@
 """`goi oracle`: test another implementation against the machine (docs/ORACLE.md).
 
-    goi oracle --impl 'CMD …' [--protocol oneshot|lines] [--notation paper|visualiser] [--fragment F,…]
+    goi oracle --impl 'CMD …' [--protocol oneshot|lines] [--notation paper|visualiser|FILE] [--fragment F,…]
                [--tolerance REL] [--timeout S] [--startup-timeout S] [--memory-mb N] [--ill-typed]
                [--profile P] [--seed N] [--max-programs N] [--jobs N] [--shrink-calls N]
                [--shrink-seconds S] [--exhaustive N | --shards K] [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]
@@ -34,6 +34,18 @@ def fragments(text: str) -> frozenset:
     if unknown or not names:
         raise argparse.ArgumentTypeError(f"unknown fragment(s) {', '.join(unknown) or '(none)'}; known: {', '.join(FRAGMENTS)}")
     return names
+
+
+def notation_spec(text: str) -> str:
+    """`--notation NAME|FILE`: a built-in notation, or a notation file (TOML, docs/ORACLE.md,
+    Notation files), loaded and checked now so that a mistake in it is a usage error."""
+    from ...oracle.notations import NotationError, notation
+
+    try:
+        notation(text)
+    except NotationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def printer(text: str):
@@ -175,21 +187,27 @@ def run(args, _source, out) -> int:
 
     if args.printer is not None:
         args.printer.timeout = args.timeout
+    from ...oracle.notations import NotationError
+
+    implied = config.notation_fragments - config.fragments
     if not args.json:
         say(f"oracle: {' '.join(command)} ("
             + (f"printer {args.printer.spec}" if args.printer is not None else f"{args.notation} notation")
-            + (f", fragment {','.join(sorted(config.all_fragments))}" if config.all_fragments else "") + ")", sys.stderr)
+            + (f", fragment {','.join(sorted(config.all_fragments - implied))}" if config.all_fragments - implied else "")
+            + (f"; the notation implies {','.join(sorted(implied))}" if implied else "") + ")", sys.stderr)
     oracle = Oracle(config, progress, campaign_warn)
     try:
         with quiet(args.json):
             report = oracle.run()
+    except NotationError as exc:  # a declaration that prints what it does not read back
+        raise UsageError(str(exc)) from None
     except (ValueError, RuntimeError) as exc:
         if config.exhaustive is None and config.shards is None:
             raise
         raise UsageError(str(exc)) from None
 
     def replay_for(stem: str, text: str) -> str:
-        if text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
+        if args.printer is not None and text in oracle.terms:  # the user's printer: replayed from the paper's notation, printed again
             from ...semantics.pretty import pretty
 
             return replay_command(args, stem, pretty(oracle.terms[text]), from_file=False)
@@ -277,7 +295,9 @@ def add_arguments(p) -> None:
 
     p.add_argument("--impl", required=True, metavar="'CMD …'",
                    help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")
-    p.add_argument("--notation", choices=["paper", "visualiser"], default="paper", help="how programs are printed for it")
+    p.add_argument("--notation", type=notation_spec, default="paper", metavar="NAME|FILE",
+                   help="how programs are printed for it: paper (default), visualiser, or a notation file "
+                        "(TOML; docs/ORACLE.md, Notation files)")
     p.add_argument("--parenthesize", choices=["minimal", "all"], default="minimal",
                    help="all: every non-atomic operand, argument and body in parentheses (default minimal)")
     p.add_argument("--printer", type=printer, metavar="MODULE:FUNCTION",

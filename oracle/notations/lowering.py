@@ -170,9 +170,9 @@ class Lowering:
 
 def as_term(notation: Notation, key: str, reader: Callable[[str], S.Term]) -> S.Term:
     """The term a `*_as` constant template writes, with sentinels for its numbers."""
-    from .printing import fill_constant
+    from .template import fill
 
-    text = fill_constant(notation, key, {"n": str(SENTINELS[0]), "num": str(SENTINELS[0]), "den": str(SENTINELS[1])})
+    text = fill(notation.constants[key], {"n": str(SENTINELS[0]), "num": str(SENTINELS[0]), "den": str(SENTINELS[1])})
     return reader(text)
 
 

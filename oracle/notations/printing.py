@@ -17,8 +17,8 @@ from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, Field, Vec
 
 from .declaration import BY_SURFACE, Notation
-from .lowering import digits
-from .template import Hole, Literal, Optional_, ends_with_literal, holes, starts_with_literal
+from .lowering import digits, letters
+from .template import ends_with_literal, fill as _fill, holes, starts_with_literal
 
 BINDER = 0
 
@@ -71,23 +71,6 @@ class Levels:
         return {m: self.shape(op.parts, "operator", op.precedence, op.assoc) for m, op in self.notation.operators.items()}
 
 
-def fill_constant(notation: Notation, key: str, values: dict) -> str:
-    return _fill(notation.constants[key], values)
-
-
-def _fill(parts, values: dict) -> str:
-    """A template with its holes filled; an optional part only if all its holes are."""
-    out = []
-    for p in parts:
-        if isinstance(p, Literal):
-            out.append(p.text)
-        elif isinstance(p, Hole):
-            out.append(values[p.name])
-        elif all(values.get(h.name) is not None for h in holes(p.parts)):
-            out.append(_fill(p.parts, values))
-    return "".join(out)
-
-
 class Printer:
     def __init__(self, notation: Notation, levels: Levels, everything: bool = False):
         self.notation = notation
@@ -100,8 +83,6 @@ class Printer:
         return self.show(term, BINDER)
 
     def fresh(self, stem: str) -> str:
-        from .lowering import letters
-
         new, i = stem, 0
         while new in self.used or new in self.notation.reserved:
             new, i = stem + letters(i), i + 1

@@ -20,7 +20,7 @@ from goi.semantics.types import Arrow, Field, Vec
 
 from .declaration import NUMBERS, Notation, NotationError
 from .printing import BINDER, Levels
-from .template import NAME_HOLES, Hole, Literal, Optional_, holes
+from .template import NAME_HOLES, Hole, Literal
 
 TERM_HOLES = ("body", "bound", "fun", "arg", "left", "right")
 CHUNK = re.compile(r"[()\[\]{},;]|[A-Za-z0-9_']+|[^\sA-Za-z0-9_'()\[\]{},;]+")

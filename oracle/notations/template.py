@@ -129,3 +129,16 @@ def starts_with_literal(parts) -> bool:
 
 def ends_with_literal(parts) -> bool:
     return isinstance(parts[-1], Literal) and parts[-1].text.strip() != ""
+
+
+def fill(parts, values: dict) -> str:
+    """A template with its holes filled; an optional part only if all its holes are."""
+    out = []
+    for p in parts:
+        if isinstance(p, Literal):
+            out.append(p.text)
+        elif isinstance(p, Hole):
+            out.append(values[p.name])
+        elif all(values.get(h.name) is not None for h in holes(p.parts)):
+            out.append(fill(p.parts, values))
+    return "".join(out)

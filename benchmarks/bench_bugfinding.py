@@ -65,6 +65,14 @@ IMPLEMENTATIONS = [
     Implementation("sharing_in_decoupling", py(ZOO / "sharing_in_decoupling.py"), ["outer-constant-split", "function-twice"]),
     Implementation("float_division", py(ZOO / "float_division.py"), ["div-zero"], {"tolerance": Fraction(1, 10**9)}),
     Implementation("signs_and_strict", py(ZOO / "signs_and_strict.py"), ["negative-provisional", "strict-division"]),
+    # issue 40: other families, aimed at with a notation file and an arithmetic (no Python of goi's)
+    Implementation("pcf.js", ["node", str(ZOO / "pcf.js")], ["plus-crash", "stuck-contraction", "deep-capture"],
+                   {"notation": str(ZOO / "pcf.toml"), "arithmetic": "ieee754"}, language="JavaScript"),
+    Implementation("intml", py(ZOO / "intml.py"), ["sub-right-assoc", "params-reversed"],
+                   {"notation": str(ROOT / "docs" / "examples" / "notations" / "ml.toml"), "arithmetic": "integer",
+                    "division": "strict"}),
+    Implementation("operations", py(ZOO / "operations.py"), ["stuck-copy", "stack-wrap"],
+                   {"notation": str(ROOT / "docs" / "examples" / "notations" / "operations.toml")}),
 ]
 
 
@@ -110,8 +118,10 @@ def one(job):
         os.environ.pop("GOI_BUGS", None)
         buckets.append({"signature": sig, "program": text, "count": s.count, "found_after": s.found_after,
                         "find_seconds": round(s.find_seconds, 2), "complete": s.complete, "explained_by": explained})
+    false_alarms = [b for b in buckets if not b["explained_by"]]  # a bucket no planted bug explains
     return {"implementation": impl.name, "seed": seed, "seconds": round(seconds, 1), "programs": report.programs,
-            "skipped": report.skipped, "duplicates": report.duplicates, "buckets": buckets}
+            "skipped": report.skipped, "duplicates": report.duplicates, "buckets": buckets,
+            "false_alarms": len(false_alarms), "refused": report.counts.get("rejects-valid", 0)}
 
 
 def per_bug(results: list, impls: list) -> list:
@@ -151,8 +161,14 @@ def table(rows: list, results: list) -> str:
     alone = sum(r["own_bucket"] for r in rows)
     skipped = sum(r["skipped"] for r in results)
     drawn = sum(r["programs"] + r["skipped"] + r["duplicates"] for r in results)
+    alarms = sum(r["false_alarms"] for r in results)
+    refused = sum(r["refused"] for r in results)
+    sent = sum(r["programs"] for r in results)
+    slowest = max((r["seconds"] for r in results), default=0)
     lines.append(f"\n{len(rows)} bugs × seeds: {found}/{total} found, {alone}/{total} in a bucket of their own; "
-                 f"{skipped} of {drawn} draws not expressible; {sum(r['seconds'] for r in results):.0f} s of runs")
+                 f"{alarms} false alarms (buckets no planted bug explains); {refused} of {sent} programs refused by "
+                 f"the implementation; {skipped} of {drawn} draws not expressible; "
+                 f"{sum(r['seconds'] for r in results):.0f} s of runs, the longest {slowest:.0f} s")
     return "\n".join(lines)
 
 

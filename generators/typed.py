@@ -44,8 +44,9 @@ class Gen:
     def __init__(self, draw, decoupling: bool, iterated: bool, division: bool = True, vector_ops: bool = True,
                  decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
                  off: frozenset = frozenset(), provisional: bool = True, integers: bool = False,
-                 non_negative: bool = False, operators: tuple = ARITHMETIC):
+                 non_negative: bool = False, operators: tuple = ARITHMETIC, scopes: bool = False):
         self.draw = draw
+        self.scopes = scopes  # binding chains (Gen.chain): deep environments, far and repeated uses
         self.off = off  # swarm testing: the constructs this program goes without (SWARM_FEATURES)
         # the fragment (what the implementation has): provisional constants at all (without them,
         # no decoupling), integer constants only, no negative constant, the arithmetic operators
@@ -224,6 +225,38 @@ class Gen:
                 body = self.mix(inner, [body] + [use(inner) for _ in range(n - 1)], names, 0)
         return S.Let(x, ty, bound, body)
 
+    def chain(self, ctx, names, depth):
+        """A binding chain: 2–5 binders, each a `let` or an applied λ, their bound terms free to
+        use the binders before them (a bound function captures them: a closure), then a body
+        that uses the chain's variables — the outermost most often, some two or three times.
+        What an environment or token machine gets wrong with depth: a variable found one frame
+        off, a closure capturing the wrong binding, a contraction of three or more uses, a
+        copied function. The chain's length does not depend on `depth`, so even the survey's
+        first stages, where depth is 2 or 3, draw deep environments."""
+        d = self.draw
+        binders = []
+        inner = ctx
+        for _ in range(d(st.integers(2, 5))):
+            form = d(st.sampled_from(self.kinds(["let", "app"]) or ["let"]))
+            ty = d(st.sampled_from([F, F, Arrow(F, F), Arrow(F, Arrow(F, F))]))  # a curried function too
+            x = self.binder("x", inner)
+            bound = self.term(inner, ty, names, max(depth - 2, 0))
+            binders.append((form, x, ty, bound))
+            inner = bind(inner, x, ty)
+        visible = [(x, ty) for x, ty in inner if any(x == b[1] for b in binders)]
+        uses = []
+        for _ in range(d(st.integers(1, 4))):
+            i = d(st.integers(0, len(visible) - 1))
+            x, ty = visible[min(i, d(st.integers(0, len(visible) - 1)))]  # the outer ones more often
+            use: S.Term = S.Var(x)
+            while isinstance(ty, Arrow):  # a function applied to all its arguments
+                use, ty = S.App(use, self.term(inner, F, names, 0)), ty.cod
+            uses += [use] * d(st.integers(1, 3))
+        body = self.mix(inner, uses, names, max(depth - 1, 0))
+        for form, x, ty, bound in reversed(binders):
+            body = S.Let(x, ty, bound, body) if form == "let" else S.App(S.Lam(x, ty, body), bound)
+        return body
+
     def mix(self, ctx, items: list, names, depth) -> S.Term:
         """The items combined by arithmetic in a drawn order, with a drawn other operand or none."""
         d = self.draw
@@ -397,7 +430,8 @@ SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True, *, division: bool = True,
              vector_ops: bool = True, decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
              swarm: bool = False, min_depth: int = 1, provisional: bool = True, integers: bool = False,
-             non_negative: bool = False, operators: tuple = ARITHMETIC) -> S.Term:
+             non_negative: bool = False, operators: tuple = ARITHMETIC, scopes: bool = False,
+             avoid: frozenset = frozenset()) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
     free variable); the rest are drawn freely, where decoupling also appears inside.
@@ -412,13 +446,20 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     + - * /; none at all is allowed too).
     For the search (oracle mode): `sharing` adds sharing patterns (Gen.share), `swarm` switches
     off a drawn subset of SWARM_FEATURES for the whole program (each with probability 1/2;
-    shrinking switches them back on)."""
+    shrinking switches them back on), `scopes` makes one program in three a binding chain
+    (Gen.chain), and `avoid` (features of SWARM_FEATURES: what a dominant failure needs) is
+    switched off in half the programs, so that bugs it hides are reached."""
     depth = draw(st.integers(min_value=min(min_depth, max_depth), max_value=max_depth))
     off = frozenset()
     if swarm and draw(st.booleans()):  # half the programs with every construct, half a swarm's
         off = frozenset(f for f in SWARM_FEATURES if draw(st.booleans()))
+    if avoid and draw(st.booleans()):
+        off = off | avoid
     gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values, signed=signed, sharing=sharing,
-              off=off, provisional=provisional, integers=integers, non_negative=non_negative, operators=operators)
+              off=off, provisional=provisional, integers=integers, non_negative=non_negative, operators=operators,
+              scopes=scopes)
+    if scopes and draw(st.integers(0, 2)) == 0:
+        return gen.chain([], [], depth)
     shape = draw(st.sampled_from(SHAPES)) if gen.decoupling and depth >= 2 else "any"
     if shape == "decouple":
         return gen.decouple([], F, [], depth)

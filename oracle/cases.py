@@ -42,7 +42,9 @@ SEARCH = {
     "fit": "draw only what the notation can write (no negative provisional constant for the visualiser)",
     "swarm": "swarm testing: each program drawn with a random half of the constructs switched off",
     "sharing": "sharing patterns: a constant, variable or function used 2-3 times, across decouplings",
+    "scopes": "binding chains: 2-5 lets and applied λs, closures over them, the outermost variables used most, some 2-3 times",
     "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
+    "steer": "after a stage, what every program of a dominant bucket has is switched off in half the next ones (oracle/steering.py)",
     "feedback": "the machine's run fed back to Hypothesis' target(): distinct rules fired, each rule feature's count",
 }
 

@@ -108,7 +108,7 @@ class Oracle:
                              non_negative="non-negative" in fr,
                              operators=tuple(op for name, op in OPERATOR_FRAGMENTS.items() if name not in fr))
         search = config.search
-        self.fragment.update(sharing="sharing" in search, swarm="swarm" in search,
+        self.fragment.update(sharing="sharing" in search, swarm="swarm" in search, scopes="scopes" in search,
                              signed=not ("fit" in search and self.declared is not None
                                          and not self.declared.notation.signed_provisional))
         self.expectations: dict[str, tuple] = {}  # text -> our outcome (the survey's draw computes it)
@@ -118,6 +118,7 @@ class Oracle:
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
         self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
         self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)
+        self.avoid: dict[int, frozenset] = {}  # stage -> the features steered away from (oracle/steering.py)
 
     # ---- one program -------------------------------------------------------------------
     def text_of(self, term: S.Term) -> Optional[str]:
@@ -284,7 +285,7 @@ class Oracle:
         differ only in the greatest depth, so a choice sequence kept in the example database
         for one replays the same program in any stage that allows its depth."""
         depth = self.stages()[stage][0]
-        well = programs(max_depth=depth, **self.fragment)
+        well = programs(max_depth=depth, avoid=self.avoid.get(stage, frozenset()), **self.fragment)
         if not self.config.ill_typed:
             return well
         return st.one_of(well, ill_typed(depth, **self.fragment))
@@ -409,9 +410,24 @@ class Oracle:
                     if not all(isinstance(e, _Enough) for e in flaky.exceptions):
                         raise
                 carry = count - len(seen)
+                if "steer" in self.config.search and stage + 1 < len(self.stages()):
+                    self._steer(stage + 1, pending, drawn)
             for text, future in pending:
                 self.cache.setdefault(text, future.result())
         return drawn
+
+    def _steer(self, stage: int, pending: list, drawn: list) -> None:
+        """Before `stage`: the features the dominant buckets so far need, switched off in half of
+        its programs (oracle/steering.py); the programs sent so far are waited for."""
+        from .steering import dominant, needs
+
+        cases = {**self.cache, **{text: future.result() for text, future in pending}}
+        failing = [cases[text] for _, text in drawn if text in cases and cases[text].klass in FAILURES]
+        avoid = frozenset()
+        for sig in dominant((c.signature for c in failing), len(drawn)):
+            terms = [self.terms[c.text] for c in failing if c.signature == sig and c.text in self.terms]
+            avoid |= needs(terms)
+        self.avoid[stage] = avoid | self.avoid.get(stage - 1, frozenset())
 
     def shrink(self, signature: str, stage: int = -1) -> Optional[tuple[Case, float, int, bool]]:
         """A Hypothesis run of the stage that found the bucket, from its seed, failing only on

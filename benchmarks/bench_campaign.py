@@ -13,7 +13,8 @@ import dataclasses
 import time
 
 from goi.generators.enumerate import Enumeration, Space
-from goi.properties.campaign import PropsWork, Shard, exhaustive_shards, exhaustive_properties, merge, run_campaign
+from goi.properties.campaign import PropsWork, exhaustive_properties, merge
+from goi.campaigns.runner import Shard, exhaustive_shards, run_campaign
 
 
 def timed(shards, work, cluster=None) -> tuple[float, dict]:

@@ -19,12 +19,13 @@ DATA = {"goi.corpus": "tests/programs"}  # data packages (their files: pyproject
 # those below (tests/test_layers.py). A module is in the layer of the longest prefix naming it.
 LAYERS = (
     ("goi.semantics",),  # the engine: syntax, types, graphs, rules, machine, checks
-    ("goi.files", "goi.layout", "goi.version", "goi._checkout"),  # plain helpers
+    ("goi.files", "goi.layout", "goi.version", "goi._checkout", "goi.folding", "goi.progress"),  # plain helpers
     ("goi.execution",),  # the pipeline: text → judgement → graph → run
     ("goi.equivalence",),  # z3 on symbolic runs
     ("goi.api",),  # the facade of the above
     ("goi.generators", "goi.enumerate", "goi.strategies", "goi.expected"),  # programs: generated, enumerated, expected
-    ("goi.properties",),  # the theorems, campaigns
+    ("goi.campaigns",),  # the campaign runner: shards, checkpoints, Dask (works given to it)
+    ("goi.properties",),  # the theorems, their campaigns' works
     ("goi.oracle",),  # oracle mode: other implementations against the machine
     ("goi.reports",),  # reports, pictures, the stepper, the playground's entry
     ("goi.cli", "goi.doclists"),  # the command line, the docs' generated tables

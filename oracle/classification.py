@@ -25,7 +25,7 @@ import re
 from fractions import Fraction
 from typing import Optional
 
-from goi.properties.folding import fold, program_names
+from goi.folding import fold, program_names
 
 # the classes of outcome (docs/ORACLE.md, Classes): what happened to one program put to both implementations
 AGREE = "agree"

@@ -28,7 +28,7 @@ from goi.semantics import syntax as S
 
 from .notations import strip_annotations
 
-from goi.properties.canonical import canonical_names
+from goi.semantics.canonical import canonical_names
 
 Path = tuple[int, ...]
 

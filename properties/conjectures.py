@@ -28,7 +28,7 @@ from goi.semantics.errors import GoiError
 from goi.semantics.pretty import pretty
 from goi.semantics.types import Arrow, F, Type
 
-from .progress import PROGRESS
+from goi.progress import PROGRESS
 from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, program_equivalence
 from .term_equivalence import show_context
 

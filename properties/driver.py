@@ -21,7 +21,7 @@ from goi.semantics.stack import interrupt_taken
 
 from . import coverage, suite
 from .profiles import config, database_unreachable, register
-from .progress import PROGRESS
+from goi.progress import PROGRESS
 from .runner import BudgetFinding, Finding
 
 

@@ -19,7 +19,7 @@ from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, F, Type
 
 from .conjectures import REFUTED, SURVIVED, LAWS, Law, Row, counterexample, decide_instance, definitive
-from .progress import PROGRESS
+from goi.progress import PROGRESS
 
 FF = Arrow(F, F)
 HOLE = "□"

@@ -42,7 +42,7 @@ class Property:
         from hypothesis import strategies as st
 
         from . import coverage
-        from .progress import PROGRESS
+        from goi.progress import PROGRESS
         from .runner import undecided
 
         name, check, note = self.name, self.check, self.note

@@ -18,8 +18,9 @@ import pytest
 
 from goi.cli import exitcodes, main
 from goi.generators.enumerate import Enumeration, Space
-from goi.properties.campaign import Checkpoint, PropsWork, exhaustive_shards, merge, run_campaign
-from goi.properties.faults import CheckpointRefused
+from goi.properties.campaign import PropsWork, merge
+from goi.campaigns.runner import Checkpoint, exhaustive_shards, run_campaign
+from goi.campaigns.faults import CheckpointRefused
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install 'goi-abductive[cluster]'")
 
@@ -250,7 +251,8 @@ def test_a_random_campaign_finds_one_bug_from_several_seeds_and_shrinks_it_once(
 
 
 def test_a_random_campaign_on_a_local_cluster_runs_every_shard():
-    from goi.properties.campaign import RandomPropsWork, seed_shards
+    from goi.properties.campaign import RandomPropsWork
+    from goi.campaigns.runner import seed_shards
 
     results = run_campaign(seed_shards(10, 3), RandomPropsWork(NAMES, "ci", 5), cluster="local")
     assert sorted(r["seed"] for r in results.values()) == [10, 11, 12]

@@ -170,8 +170,8 @@ def test_the_campaign_limit_counts_up_to_where_the_count_passes_it():
     """Size ≤ 9 (83,711,363 programs) fits the default 100,000,000; size ≤ 10 does not, and the refusal
     says the count where it stopped (counted, not run)."""
     from goi.generators.enumerate import Enumeration
-    from goi.properties.campaign import MAX_PROGRAMS, exhaustive_counts
-    from goi.properties.faults import CampaignTooLarge
+    from goi.campaigns.runner import MAX_PROGRAMS, exhaustive_counts
+    from goi.campaigns.faults import CampaignTooLarge
 
     counts = exhaustive_counts(Enumeration(), 9)
     assert sum(counts.values()) == 83_711_363 <= MAX_PROGRAMS

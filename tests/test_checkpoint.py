@@ -1,4 +1,4 @@
-"""A campaign's checkpoint (properties/checkpoint.py) loses nothing and believes nothing: one
+"""A campaign's checkpoint (goi/campaigns/checkpoint.py) loses nothing and believes nothing: one
 test per way a checkpoint can be damaged or misnamed, each through `goi props --exhaustive`
 as a user runs it, asserting the exit code, the message and — where the campaign goes on —
 that the summary counts every program exactly once."""
@@ -12,7 +12,7 @@ import stat
 import pytest
 
 from goi.cli import exitcodes, main
-from goi.properties import checkpoint as checkpoints
+from goi.campaigns import checkpoint as checkpoints
 
 BOUND = 4
 TOTAL = 325  # programs of size ≤ 4
@@ -128,11 +128,12 @@ def test_a_shard_recorded_twice_is_counted_once(finished, capsys):
 
 
 def test_a_checkpoint_that_holds_every_shard_runs_nothing(finished, capsys, monkeypatch):
+    from goi.campaigns import runner
     from goi.properties import campaign
 
     calls = []
     monkeypatch.setattr(campaign.PropsWork, "__call__", lambda self, shard: calls.append(shard) or {})
-    monkeypatch.setattr(campaign, "sample_of", lambda shards: None)  # no estimate (it would run the work)
+    monkeypatch.setattr(runner, "sample_of", lambda shards: None)  # no estimate (it would run the work)
     assert props(finished, "--resume") == exitcodes.OK
     assert SUMMARY in capsys.readouterr().out and calls == []
 

@@ -189,13 +189,13 @@ def test_the_reducer_keeps_only_well_typed_closed_programs_of_type_f():
     ["TypeError: cannot read x of undefined at 12:3", "TypeError: cannot read x of undefined at 1:40"],
 ])
 def test_one_defect_is_one_signature_whatever_an_adapter_prints_around_it(messages):
-    from goi.properties.folding import fold
+    from goi.folding import fold
 
     assert len({fold(m) for m in messages}) == 1, [fold(m) for m in messages]
 
 
 def test_folding_keeps_apart_what_is_not_the_same():
-    from goi.properties.folding import fold
+    from goi.folding import fold
 
     assert fold("stuck at a contraction") != fold("stuck at a box door")
     assert fold("error at 3:4") == "error at N:N"  # a position stays a position, not a list

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 
 from goi import api
 from goi.generators.typed import programs
-from goi.properties.canonical import canonical_names
+from goi.semantics.canonical import canonical_names
 from goi.oracle.reduction import reduce
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError

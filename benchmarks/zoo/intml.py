@@ -7,8 +7,6 @@ error (so `--arithmetic integer --division strict`). Its planted bugs (GOI_BUGS)
     params-reversed   `let f x y = e` binds the parameters in the reverse order
 """
 
-from fractions import Fraction
-
 from _zoo import bugs, serve
 
 import ml_strict

@@ -98,7 +98,7 @@ def _main(argv: list[str]) -> int:
         report(args, command, exc.to_json(), exc.render())
         return code
     except GoiError as exc:
-        if hasattr(exc, "exit") and hasattr(exitcodes, exc.exit):  # a campaign's fault (properties/faults.py)
+        if hasattr(exc, "exit") and hasattr(exitcodes, exc.exit):  # a campaign's fault (goi/campaigns/faults.py)
             report(args, command, exc.to_json(), f"goi: {exc.kind} error: {exc.message}")
             return getattr(exitcodes, exc.exit)
         code = exitcodes.USAGE if isinstance(exc, UsageError) else exitcodes.BUDGET if isinstance(exc, BudgetError) else exitcodes.BAD_INPUT

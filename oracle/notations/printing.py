@@ -46,8 +46,7 @@ class Levels:
         term_holes = [h for h in holes(parts) if h.name in ("body", "bound", "fun", "arg", "left", "right")]
         needs = {h.name: (self.atom if h.atom else BINDER) for h in term_holes}
         if kind == "application" and not starts_with_literal(parts):  # juxtaposition
-            fun, arg = parts[0], parts[-1]
-            needs["fun"] = self.atom if fun.atom else self.application
+            needs["fun"] = self.atom if parts[0].atom else self.application
             needs["arg"] = self.atom
             return Shape(self.application, needs)
         if precedence is not None:  # infix

@@ -41,7 +41,7 @@ def run(args, _source, out) -> int:
         if not args.json:
             say(conjectures.format_row(row))
 
-    from ...properties.progress import quiet
+    from ...progress import quiet
 
     for option in ("context_size", "cluster", "checkpoint", "parts"):
         if getattr(args, option) is not None and args.exhaustive is None:
@@ -74,7 +74,8 @@ def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
     """Each law a shard of one campaign (properties/campaign.py): here, on a LocalCluster or a
     scheduler, checkpointed; the rows in the catalogue's order."""
     from ...properties import conjectures
-    from ...properties.campaign import MAX_PROGRAMS, Campaign, LawWork, check_division, law_shards
+    from ...properties.campaign import LawWork, law_shards
+    from ...campaigns.runner import MAX_PROGRAMS, Campaign, check_division
     from ...properties.exhaustive_laws import merge_parts
 
     budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
@@ -109,7 +110,7 @@ def checks_up_to(names, bound: int, context_size: int, limit: int) -> dict:
     from ...generators.enumerate import Enumeration, TooLarge
     from ...properties.conjectures import LAWS
     from ...properties.exhaustive_laws import context_count, instance_bound
-    from ...properties.faults import CampaignTooLarge
+    from ...campaigns.faults import CampaignTooLarge
 
     enum = Enumeration()
     out = {}

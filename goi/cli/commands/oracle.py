@@ -136,7 +136,7 @@ def run(args, _source, out) -> int:
     from ...oracle.output import report_json, summary_lines, write_out
     from ...oracle.protocols import split_command
     from ...oracle.survey import Oracle, OracleConfig
-    from ...properties.progress import PROGRESS, quiet
+    from ...progress import PROGRESS, quiet
 
     try:
         command = split_command(args.impl)
@@ -145,7 +145,7 @@ def run(args, _source, out) -> int:
     if args.protocol == "lines" and any("{file}" in word for word in command):
         raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
     from ...oracle.known import Known, read_known
-    from ...properties.campaign import MAX_PROGRAMS
+    from ...campaigns.runner import MAX_PROGRAMS
 
     known = read_known(args.known) if args.known else Known()
     if args.arithmetic != "exact" and args.tolerance is not None:

@@ -52,7 +52,7 @@ def run(args, _source, out) -> int:
     import contextlib
 
     from ...properties import coverage, driver
-    from ...properties.progress import quiet
+    from ...progress import quiet
 
     names = properties_to_run(args.names)
     if args.exhaustive is not None or args.index is not None:
@@ -111,10 +111,10 @@ def random_campaign(args, names) -> int:
     import math
 
     from ...properties import driver
-    from ...properties.campaign import (MAX_PROGRAMS, Campaign, RandomPropsWork, check_division, distinct_failures,
-                                        seed_shards)
+    from ...properties.campaign import RandomPropsWork, distinct_failures
+    from ...campaigns.runner import MAX_PROGRAMS, Campaign, check_division, seed_shards
     from ...properties.profiles import config
-    from ...properties.progress import quiet
+    from ...progress import quiet
 
     if args.replay is not None:
         raise UsageError("--replay replays one failure: not with --cluster or --shards")
@@ -177,10 +177,10 @@ def exhaustive(args, names) -> int:
     import dataclasses
 
     from ...generators.enumerate import Enumeration, Space
-    from ...properties.campaign import (MAX_PROGRAMS, Campaign, PropsWork, default_cluster, exhaustive_counts,
-                                        exhaustive_properties, exhaustive_shards, index_shard, merge, sample_of,
-                                        space_fields)
-    from ...properties.progress import quiet
+    from ...properties.campaign import PropsWork, exhaustive_properties, merge
+    from ...campaigns.runner import (MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts, exhaustive_shards,
+                                     index_shard, sample_of, space_fields)
+    from ...progress import quiet
 
     chosen = exhaustive_properties(names)
     left_out = [n for n in names if n not in chosen]

@@ -18,7 +18,7 @@ from ..errors import UsageError
 
 
 def run(args, _source, out) -> int:
-    from ...properties.progress import quiet
+    from ...progress import quiet
     from ...reports import collect, write
     from ...reports.collect import SCHEMA, merge, section_from
     from ...reports.pictures import MissingExtra

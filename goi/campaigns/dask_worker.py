@@ -3,7 +3,7 @@ terminal reaches every process of its group, but stopping a campaign is goi's ma
 job — it stops, says so once, and closes the cluster, which ends the workers. A worker that
 took the Ctrl-C itself would print its own traceback (docs/CAMPAIGNS.md, "Faults").
 
-Its log lines are silenced as goi's own process silences them (campaign._quiet_dask): a worker
+Its log lines are silenced as goi's own process silences them (runner._quiet_dask): a worker
 whose scheduler closes first logs a failed heartbeat with a traceback on the terminal goi
 shares with it; an error in a shard's work is not lost, it reaches goi as the shard's
 exception."""

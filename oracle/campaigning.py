@@ -1,0 +1,227 @@
+"""Oracle mode as a campaign (docs/CAMPAIGNS.md): every program up to a size, or a survey
+divided into seeded shards, run through the campaign runner (goi.campaigns), each shard's
+record checked before it is counted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+
+
+
+
+from .cases import Case, OracleConfig, Report, Shrunk
+from .classification import AGREE, CLASSES, FAILURES
+
+
+class Campaigning:
+    """Exhaustive and divided runs."""
+
+    # ---- every program up to a size (docs/CAMPAIGNS.md) --------------------------------------
+    def space(self):
+        """The enumeration's space for this target: its fragment, signed or not as drawn."""
+        from goi.generators.enumerate import Space
+
+        f = self.fragment
+        whole, unsigned = f["integers"], f["non_negative"]
+        third = (Fraction(2) if unsigned else Fraction(-1)) if whole else (Fraction(1, 2) if unsigned else Fraction(-1, 2))
+        constants = (Fraction(0), Fraction(1), third)
+        provisionals = (Fraction(1), third) if f["provisional"] else ()
+        return Space(constants=constants, provisionals=provisionals, iterated=f["iterated"], division=f["division"],
+                     vector_ops=f["vector_ops"], decoupling_values=f["decoupling_values"], decoupling=f["decoupling"],
+                     signed=f["signed"], operators=f["operators"])
+
+    def _exhaustive(self, report: Report) -> None:
+        """Every program of size ≤ N, in shards (goi/campaigns/runner.py); each bucket's first
+        program in size-and-index order is its smallest: no shrinking is needed."""
+        import dataclasses
+
+        from goi.generators.enumerate import Enumeration
+
+        from goi.campaigns.runner import (Campaign, default_cluster, exhaustive_counts, exhaustive_shards,
+                                             sample_of, space_fields)
+
+        c = self.config
+        space = self.space()
+        enumeration = Enumeration(space)
+        shards = exhaustive_shards(exhaustive_counts(enumeration, c.exhaustive, c.max_campaign))
+        work = OracleWork(replace(c, exhaustive=None, cluster=None, checkpoint=None, database=None, corpus=False,
+                                  printer=None), dataclasses.asdict(space), type(self)) if c.printer is None else None
+        if work is None:
+            raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
+        total = sum(s.stop - s.start for s in shards)
+        results = Campaign("oracle exhaustive", shards, work, total,
+                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                            "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
+                           cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
+                           limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait).run()
+        firsts: dict = {}
+        counts: dict = {}
+        for shard in shards:
+            r = results[shard.key]
+            report.skipped += r["skipped"]
+            for k, n in r["counts"].items():
+                report.counts[k] += n
+            for f in r["failures"]:
+                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+                key = (f["size"], f["index"])
+                if f["signature"] not in firsts or key < firsts[f["signature"]][0]:
+                    firsts[f["signature"]] = (key, f)
+        report.programs = sum(report.counts.values())
+        report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": total,
+                             "shards": len(shards)}
+        firsts = self.set_aside(report, firsts, counts.__getitem__)
+        order = sorted(firsts, key=lambda sig: firsts[sig][0])
+        for sig in order:
+            (size, index), f = firsts[sig]
+            case = self.classify(f["text"]) or Case(f["text"], f["class"])
+            case = replace(case, origin=f"size {size}, index {index}")
+            report.shrunk[sig] = Shrunk(case, -1, counts[sig], 0.0, 0.0, 0, True, sig, case)
+
+    def _sharded(self, report: Report) -> None:
+        """The survey divided into shards, a seed each (`--shards K`), run here or on Dask; the
+        failures bucketed over all shards, and each bucket's first program (lowest seed, then
+        first drawn) reduced once, here (oracle/reduction.py), keeping its signature."""
+        import math
+
+        from goi.campaigns.runner import Campaign, check_division, seed_shards
+
+        c = self.config
+        count = c.shards or 1
+        check_division(count, "--shards", most=c.max_programs, of=f"the {c.max_programs:,} programs to share")
+        per_shard = max(1, math.ceil(c.max_programs / count))
+        shards = seed_shards(c.seed, count)
+        work = SurveyWork(replace(c, shards=None, cluster=None, checkpoint=None, database=None, corpus=False,
+                                  max_programs=per_shard, printer=None), type(self))
+        if c.printer is not None:
+            raise ValueError("a divided survey prints with goi's notations (not --printer)")
+        results = Campaign("oracle campaign", shards, work, per_shard * count,
+                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                            "fragments": sorted(c.all_fragments), "programs": per_shard,
+                            "seeds": [c.seed, c.seed + count]},
+                           cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
+                           warn=self.warn, wait=c.cluster_wait).run()
+        firsts: dict = {}
+        counts: dict = {}
+        for shard in shards:
+            r = results[shard.key]
+            report.skipped += r["skipped"]
+            report.duplicates += r["duplicates"]
+            for k, n in r["counts"].items():
+                report.counts[k] += n
+            for f in r["failures"]:
+                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+                firsts.setdefault(f["signature"], (shard.start, f))
+        report.programs = sum(report.counts.values())
+        firsts = self.set_aside(report, firsts, counts.__getitem__)
+        for sig in sorted(firsts, key=lambda sig: (-counts[sig], firsts[sig][0])):
+            seed_, f = firsts[sig]
+            case = self.classify(f["text"])
+            if case is None or case.signature != sig:  # it no longer fails so (a flaky implementation)
+                continue
+            reduced, seconds, calls, complete = self.reduce_within_budget(case, sig)
+            report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], seconds, calls, complete, sig,
+                                        replace(case, origin=f"seed {seed_}"))
+
+
+@dataclass(frozen=True)
+class OracleWork:
+    """One shard of an exhaustive oracle run: every program of the range, printed, run by the
+    implementation and classified (a session of its own per shard)."""
+
+    config: OracleConfig
+    space: dict
+    oracle: type  # the Oracle class (pickled by name: the worker imports it)
+
+    def __call__(self, shard) -> dict:
+        from goi.generators.enumerate import Enumeration, Space
+
+        oracle = self.oracle(self.config)
+        counts = {k: 0 for k in CLASSES}
+        failures, skipped = [], 0
+        try:
+            enumeration = Enumeration(Space(**self.space))
+            for index, term in zip(range(shard.start, shard.stop), enumeration.programs(shard.size, shard.start, shard.stop)):
+                text = oracle.text_of(term)
+                if text is None:
+                    skipped += 1
+                    continue
+                case = oracle.classify(text)
+                assert case is not None
+                counts[case.klass] += 1
+                if case.klass != AGREE:
+                    failures.append({"size": shard.size, "index": index, "text": text, "class": case.klass,
+                                     "signature": case.signature})
+        finally:
+            oracle.close()
+        return {"programs": shard.stop - shard.start, "counts": counts, "failures": failures, "skipped": skipped}
+
+    def check_result(self, shard, result: dict) -> None:
+        """A recorded result this shard could have given (goi/campaigns/checkpoint.py)."""
+        from goi.campaigns.checkpoint import need, programs_of_range, whole
+
+        programs = programs_of_range(shard, result)
+        counts = _checked_counts(shard, result)
+        need(whole(result.get("skipped")) and sum(counts.values()) + result["skipped"] == programs,
+             f"shard {shard.key}: its classes and skipped programs are not its {programs} programs")
+        failures = _checked_failures(shard, result, counts)
+        need(all(f.get("size") == shard.size and whole(f.get("index")) and shard.start <= f["index"] < shard.stop
+                 for f in failures), f"shard {shard.key}: a failure that is not one of its programs")
+
+
+@dataclass(frozen=True)
+class SurveyWork:
+    """One shard of a divided survey: the survey from the shard's seed, its failures as drawn
+    (not shrunk: the campaign reduces each bucket once)."""
+
+    config: OracleConfig
+    oracle: type  # the Oracle class (pickled by name: the worker imports it)
+
+    def __call__(self, shard) -> dict:
+        oracle = self.oracle(replace(self.config, seed=shard.start))
+        report = Report(oracle.config)
+        try:
+            drawn = oracle.survey(report)
+        finally:
+            oracle.close()
+        cases = [oracle.cache[text] for _, text in drawn]
+        counts = {k: 0 for k in CLASSES}
+        for case in cases:
+            counts[case.klass] += 1
+        failures = [{"text": case.text, "class": case.klass, "signature": case.signature, "index": i,
+                     "seconds": round(case.seconds, 3)} for i, case in enumerate(cases) if case.klass != AGREE]
+        return {"programs": len(cases), "counts": counts, "failures": failures, "skipped": report.skipped,
+                "duplicates": report.duplicates}
+
+    def check_result(self, shard, result: dict) -> None:
+        """A recorded result this shard could have given (goi/campaigns/checkpoint.py)."""
+        from goi.campaigns.checkpoint import need, whole
+
+        need(result["programs"] <= self.config.max_programs,
+             f"shard {shard.key}: {result['programs']} programs, more than its {self.config.max_programs}")
+        counts = _checked_counts(shard, result)
+        need(sum(counts.values()) == result["programs"], f"shard {shard.key}: its classes are not its programs")
+        need(whole(result.get("skipped")) and whole(result.get("duplicates")), f"shard {shard.key}: bad skipped/duplicates")
+        failures = _checked_failures(shard, result, counts)
+        need(all(whole(f.get("index")) and f["index"] < result["programs"]
+                 and isinstance(f.get("seconds"), (int, float)) for f in failures),
+             f"shard {shard.key}: a failure that is not one of its programs")
+
+
+def _checked_counts(shard, result: dict) -> dict:
+    from goi.campaigns.checkpoint import counts_of, need
+
+    counts = counts_of(result, "counts", CLASSES)
+    need(set(result["counts"]) == set(CLASSES), f"shard {shard.key}: not a count per class")
+    return counts
+
+
+def _checked_failures(shard, result: dict, counts: dict) -> list:
+    from goi.campaigns.checkpoint import list_of_objects, need
+
+    failures = list_of_objects(result, "failures")
+    need(all(isinstance(f.get("text"), str) and f.get("class") in FAILURES and isinstance(f.get("signature"), str)
+             for f in failures), f"shard {shard.key}: a failure that is not one goi writes")
+    need(len(failures) == sum(counts[k] for k in FAILURES), f"shard {shard.key}: its failures are not its failing programs")
+    return failures

@@ -1,0 +1,132 @@
+"""Oracle mode, one program (the Oracle's job of classifying): the program printed in the
+target's notation (and read back), goi's expected outcome on that very text, the class of
+the implementation's answer (oracle/classification.py)."""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+
+from goi import api
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+
+from .arithmetic import ARITHMETICS
+from .notations import Inexpressible, ReadError
+from .protocols import Answer
+
+from .cases import Case
+from .classification import ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
+
+
+class Classifying:
+    """Printing a program, goi's expected outcome, the class of an answer."""
+
+    def text_of(self, term: S.Term) -> Optional[str]:
+        """The program in the target's notation; None if it cannot be written there or our
+        own front end does not accept what was written (annotations dropped)."""
+        c = self.config
+        try:
+            judgement = api.judge(term)
+        except GoiError:
+            judgement = None
+            if not c.ill_typed:
+                return None
+        if c.printer is not None:
+            return self._printed(term)
+        try:  # an ill-typed program (--ill-typed) has no types: its operators are written as they are
+            printed = self.declared.print(term, judgement.operators if judgement is not None else None,
+                                          self.annotations, c.parenthesize)
+        except Inexpressible:
+            return None
+        self.terms[printed.text] = printed.term
+        return printed.text
+
+    def _printed(self, term: S.Term) -> Optional[str]:
+        """The user's printer (--printer): its text, remembered with the term, since our own
+        parser need not read it; Inexpressible (or ValueError) from it skips the program."""
+        try:
+            text = self.config.printer(term)
+        except (Inexpressible, ValueError):
+            return None
+        if not isinstance(text, str):
+            raise TypeError(f"the printer returned {type(text).__name__}, not the program's text")
+        self.terms[text] = term
+        return text
+
+    def _term(self, text: str):
+        """The term a text stands for: the one printed (by the notation, or the user's
+        printer), else the text read by the notation (a replayed or saved program)."""
+        if text in self.terms:
+            return self.terms[text]
+        if self.declared is None:  # --printer: a text it printed that this run did not (goi's parser reads it, or not)
+            from goi.semantics.parser import parse
+
+            return parse(text)
+        return self.declared.read(text)
+
+    def expected(self, text: str) -> tuple[object, int, dict, bool]:
+        """Our outcome on the text: (value or "undefined", transitions, rules, well_typed)."""
+        if text in self.expectations:
+            return self.expectations[text]
+        started = time.perf_counter()
+        try:
+            self.expectations[text] = self._expected(text)
+            return self.expectations[text]
+        finally:
+            took = time.perf_counter() - started
+            self.seconds["ours"] += took
+            self.ours[text] = took
+
+    def _expected(self, text: str) -> tuple[object, int, dict, bool]:
+        try:
+            judgement = api.judge(self._term(text))
+        except GoiError as exc:
+            return f"ill-typed: {exc.message}", 0, {}, False
+        except ReadError as exc:
+            return f"ill-typed: not a program of the notation: {exc}", 0, {}, False
+        field = ARITHMETICS[self.config.arithmetic].field(self.config)
+        if field is None:
+            result = api.run(judgement, division=self.config.division)
+        else:
+            try:
+                result = api.run(judgement, field=field)
+            except ValueError as exc:  # a constant the arithmetic has no value for (an integer field's 0.5)
+                return f"ill-typed: outside the {self.config.arithmetic} arithmetic: {exc}", 0, {}, False
+        if result.status == "undefined":
+            return "undefined", result.transitions, result.rules, True
+        if result.status != "final":
+            raise RuntimeError(f"our machine ended {result.status} on a well-typed program: {result.reason}\n{text}")
+        return result.value, result.transitions, result.rules, True
+
+    def classify(self, text: str, origin: str = "generated") -> Optional[Case]:
+        if text in self.cache:
+            return self.cache[text]
+        if (self.shrink_deadline is not None and time.perf_counter() > self.shrink_deadline
+                or self.shrink_calls_left is not None and self.shrink_calls_left <= 0):
+            self.budget_reached = True
+            return None  # past the shrink budget: an untried program is taken as not failing
+        if self.shrink_calls_left is not None:
+            self.shrink_calls_left -= 1
+        expected, transitions, rules, well_typed = self.expected(text)
+        answer = self._call(text)
+        case = Case(text, self._klass(expected, answer, well_typed), expected, answer, transitions, rules, origin)
+        self.cache[text] = case
+        return case
+
+
+    def _klass(self, expected, answer: Answer, well_typed: bool) -> str:
+        if answer.kind == "hang":
+            return HANG
+        if not well_typed:  # not a program we evaluate: anything but a value is a refusal
+            return ACCEPTS_INVALID if answer.kind == "value" else AGREE
+        if answer.kind in ("crash", "unparseable"):
+            return IMPL_ERROR
+        if answer.kind == "rejected":
+            return REJECTS_VALID
+        if answer.kind == "error":
+            return AGREE if expected == "undefined" else IMPL_ERROR
+        if expected == "undefined":
+            return WRONG_VALUE
+        return AGREE if ARITHMETICS[self.config.arithmetic].same(expected, answer.value, self.config) else WRONG_VALUE

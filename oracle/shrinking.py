@@ -1,0 +1,199 @@
+"""Oracle mode, shrinking (the Oracle's job of minimising): each bucket shrunk on its own by a
+Hypothesis run that fails only on its signature, then reduced structurally to a 1-minimal
+program (oracle/reduction.py), within a budget; each bucket's minimal program kept in the
+example database and replayed by later runs."""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+from hypothesis import given, reject, seed
+
+from goi import api
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+from goi.semantics.types import F
+
+from .notations import ReadError
+from .reduction import reduce as reduce_structurally
+
+from .cases import EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
+from .classification import ACCEPTS_INVALID, AGREE, HANG
+
+
+class Shrinking:
+    """Shrinking buckets, and the example database of their minimal programs."""
+
+    def shrink(self, signature: str, stage: int = -1) -> Optional[tuple[Case, float, int, bool]]:
+        """A Hypothesis run of the stage that found the bucket, from its seed, failing only on
+        `signature`: its shrunk case."""
+        klass = signature.partition(": ")[0]
+        exception = EXCEPTIONS[klass]
+        found: list = []  # the bucket's first failure, once met
+
+        @given(self.strategy(stage))
+        def only_this_bucket(term):
+            # As the survey's draw, up to the bucket's first program (so generation repeats it
+            # from the cache): skip what cannot be written, feed back, fail on this bucket.
+            text = self.text_of(term)
+            if text is None:
+                reject()
+            case = self.classify(text)
+            if case is None:
+                return  # past the shrink budget: taken as not failing (no generation is repeated past it)
+            if not found:
+                self.feedback(text)  # as the survey did; once shrinking, Hypothesis no longer draws from it
+            if case.klass == klass and case.signature == signature:
+                found.append(case)
+                raise exception(case)
+
+        # The stage's seed, so generation repeats the survey (cache hits) until the first
+        # failure of this bucket; no example database (with one, Hypothesis keeps a Pareto
+        # front of the target() observations, which changes what it draws): each bucket's
+        # minimal program is kept by the oracle itself (_remember).
+        stage %= len(self.stages())
+        count = self.stage_counts[stage] if stage < len(self.stage_counts) else self.stages()[stage][1]
+        test = seed(self.stage_seed(stage))(self._settings(None, count)(only_this_bucket))
+        started, calls_before = time.perf_counter(), self.calls
+        seconds = self.config.shrink_seconds
+        self.shrink_deadline = None if seconds is None else started + seconds
+        self.shrink_calls_left = self.config.shrink_calls
+        self.budget_reached = False
+        self.pricing_hangs = klass == HANG
+        try:
+            test()
+        except OracleFailure as failure:
+            reduced, minimal = self.reduce(failure.case, signature)
+            self.pricing_hangs = False
+            if klass == HANG and reduced is not failure.case and not self._still_hangs(reduced.text):
+                # shrunk under the priced bound, but it answers within the full --timeout: not
+                # known to hang; the bucket's program that did is reported instead
+                return failure.case, time.perf_counter() - started, self.calls - calls_before, False
+            return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
+        finally:
+            self.shrink_deadline = None
+            self.shrink_calls_left = None
+            self.pricing_hangs = False
+        return None
+
+    def _still_hangs(self, text: str) -> bool:
+        """Asked again at the full --timeout (not from the cache): does it hang?"""
+        return self._call(text).kind == "hang"
+
+    # ---- after Hypothesis: structural reduction ------------------------------------------------
+    def reduce(self, case: Case, signature: Optional[str] = None) -> tuple[Case, bool]:
+        """The failing program reduced structurally (oracle/reduction.py) while its signature
+        (its class, without one) stays: (the smallest case, whether it is 1-minimal)."""
+        try:
+            term = self._term(case.text)
+        except (GoiError, ReadError):
+            return case, False
+
+        def text_of(candidate: S.Term) -> Optional[str]:
+            if case.klass != ACCEPTS_INVALID:  # an ill-typed program stays ill-typed (keep decides)
+                try:
+                    if api.judge(candidate).type != F:
+                        return None  # programs are closed terms of type F
+                except GoiError:
+                    return None
+            return self.text_of(candidate)
+
+        def keep(text: str) -> Optional[bool]:
+            smaller = self.classify(text)
+            if smaller is None:
+                return None
+            return smaller.klass == case.klass and (signature is None or smaller.signature == signature)
+
+        if self.budget_reached or text_of(term) is None:
+            return case, False
+        reduction = reduce_structurally(term, text_of, keep)
+        return self.cache.get(reduction.text, case), reduction.minimal
+
+    def reduce_within_budget(self, case: Case, signature: str) -> tuple[Case, float, int, bool]:
+        """The structural reduction alone (no Hypothesis run) under the shrink budget in calls:
+        (the smallest case, seconds, calls, whether it is 1-minimal within the budget)."""
+        started, calls_before = time.perf_counter(), self.calls
+        self.shrink_calls_left, self.budget_reached = self.config.shrink_calls, False
+        try:
+            reduced, minimal = self.reduce(case, signature)
+        finally:
+            self.shrink_calls_left = None
+        return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
+
+    def database_key(self, signature: str) -> bytes:
+        c = self.config
+        parts = [" ".join(c.command), c.notation, ",".join(sorted(c.all_fragments)), str(c.tolerance), c.division,
+                 str(c.ill_typed), signature]
+        return ("goi.oracle:" + "|".join(parts)).encode("utf-8")
+
+
+    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
+        """A wrong value's signature is only the kind of the difference, so two bugs can share
+        the catch-all bucket (both give "another value"), and its shrunk first program shows
+        one of them. MORE_MEMBERS other members, spread over the bucket (its middle and its last),
+        are reduced structurally too, keeping the signature; each minimal program not yet
+        shown is listed after the bucket as `SIGNATURE #k` — possibly another bug."""
+        seen = {minimal}
+        picks = [cases[i] for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0][:MORE_MEMBERS]
+        for k, member in enumerate(picks, 2):
+            reduced, seconds, calls, complete = self.reduce_within_budget(member, sig)
+            if reduced.text in seen:
+                continue
+            seen.add(reduced.text)
+            report.shrunk[f"{sig} #{k}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
+                                                  seconds, calls, complete, sig, member)
+
+
+    # ---- the example database: each bucket's minimal program, replayed by later runs ----------
+    # Kept as program texts (not Hypothesis' choice sequences, which a changed generator would
+    # read as other programs), under one key per configuration, in Hypothesis' example database.
+    def _index_key(self) -> bytes:
+        return self.database_key("(buckets)")
+
+    def _saved(self, database) -> list[tuple[str, str, bytes]]:
+        """(signature, program, stored value) of every bucket kept by earlier runs."""
+        import json
+
+        if database is None:
+            return []
+        out = []
+        for value in database.fetch(self._index_key()):
+            try:
+                entry = json.loads(value.decode("utf-8"))
+                out.append((str(entry["signature"]), str(entry["program"]), value))
+            except (ValueError, KeyError, TypeError):
+                database.delete(self._index_key(), value)  # not ours, or from an older goi
+        return sorted(out)
+
+    def _remember(self, database, sig: str, text: str) -> None:
+        import json
+
+        if database is None:
+            return
+        for old, _, value in self._saved(database):
+            if old == sig:
+                database.delete(self._index_key(), value)
+        database.save(self._index_key(), json.dumps({"signature": sig, "program": text}, ensure_ascii=False).encode("utf-8"))
+
+    def _replay_saved(self, database, report: Report) -> None:
+        """Each kept bucket the survey did not meet, tried again: still failing, it is reported
+        (found_after -1) and its program reduced again; agreeing now, it is forgotten."""
+        for sig, text, value in self._saved(database):
+            if sig in report.shrunk or sig in report.known_signatures:
+                continue
+            try:
+                case = self.classify(text)
+            except GoiError:
+                case = None  # our front end no longer reads it
+            if case is None or case.klass == AGREE:
+                database.delete(self._index_key(), value)
+                continue
+            now = case.signature
+            if now in report.shrunk or now in report.known_signatures:
+                continue
+            reduced, seconds, calls, complete = self.reduce_within_budget(case, now)
+            report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, seconds, calls, complete, now, case)
+            if now != sig:
+                database.delete(self._index_key(), value)
+            self._remember(database, now, reduced.text)

@@ -446,8 +446,9 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     + - * /; none at all is allowed too).
     For the search (oracle mode): `sharing` adds sharing patterns (Gen.share), `swarm` switches
     off a drawn subset of SWARM_FEATURES for the whole program (each with probability 1/2;
-    shrinking switches them back on), `scopes` makes one program in three a binding chain
-    (Gen.chain), and `avoid` (features of SWARM_FEATURES: what a dominant failure needs) is
+    shrinking switches them back on), `scopes` makes one in three of the programs of no
+    particular shape a binding chain (Gen.chain: one in three without decoupling, one in nine
+    with it, whose decoupling shapes keep their share), and `avoid` (features of SWARM_FEATURES: what a dominant failure needs) is
     switched off in half the programs, so that bugs it hides are reached."""
     depth = draw(st.integers(min_value=min(min_depth, max_depth), max_value=max_depth))
     off = frozenset()
@@ -458,9 +459,9 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values, signed=signed, sharing=sharing,
               off=off, provisional=provisional, integers=integers, non_negative=non_negative, operators=operators,
               scopes=scopes)
-    if scopes and draw(st.integers(0, 2)) == 0:
-        return gen.chain([], [], depth)
     shape = draw(st.sampled_from(SHAPES)) if gen.decoupling and depth >= 2 else "any"
+    if shape == "any" and scopes and draw(st.integers(0, 2)) == 0:  # the decoupling shapes keep their share
+        return gen.chain([], [], depth)
     if shape == "decouple":
         return gen.decouple([], F, [], depth)
     if shape == "deep":

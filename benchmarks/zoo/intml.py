@@ -31,20 +31,10 @@ class Parser(ml_strict.Parser):
             return left
         return super().binary(level)
 
-    def expr(self):
-        if self.peek() == "let" and "params-reversed" in ON:
-            self.take()
-            x = self.name()
-            params = []
-            while self.peek() != "=":
-                params.append(self.name())
-            self.take("=")
-            bound = self.expr()
-            self.take("in")
-            for p in params:  # the bug: the first parameter becomes the innermost λ
-                bound = S.Lam(p, None, bound)
-            return S.Let(x, None, bound, self.expr())
-        return super().expr()
+    def parameters(self, params, body):
+        if "params-reversed" in ON:  # the bug: the first parameter becomes the innermost λ
+            params = list(reversed(params))
+        return super().parameters(params, body)
 
 
 class Stuck(Exception):

@@ -66,12 +66,16 @@ class Parser:
             while self.peek() != "=":
                 params.append(self.name())
             self.take("=")
-            bound = self.expr()
+            bound = self.parameters(params, self.expr())
             self.take("in")
-            for p in reversed(params):
-                bound = S.Lam(p, None, bound)
             return S.Let(x, None, bound, self.expr())
         return self.binary(0)
+
+    def parameters(self, params, body):
+        """`let f x y = body`'s function: λx. λy. body."""
+        for p in reversed(params):
+            body = S.Lam(p, None, body)
+        return body
 
     def binary(self, level):
         ops = (("+", "-"), ("*", "/"))

@@ -249,8 +249,13 @@ class Gen:
             i = d(st.integers(0, len(visible) - 1))
             x, ty = visible[min(i, d(st.integers(0, len(visible) - 1)))]  # the outer ones more often
             use: S.Term = S.Var(x)
-            while isinstance(ty, Arrow):  # a function applied to all its arguments
-                use, ty = S.App(use, self.term(inner, F, names, 0)), ty.cod
+            given: list = []
+            while isinstance(ty, Arrow):  # a function applied to all its arguments, as far as
+                arg = self.term(inner, F, names, 0)  # one more draw can, distinct ones (f 1 2:
+                if arg in given:  # a parameter-order bug shows only there)
+                    arg = self.term(inner, F, names, 0)
+                given.append(arg)
+                use, ty = S.App(use, arg), ty.cod
             uses += [use] * d(st.integers(1, 3))
         body = self.mix(inner, uses, names, max(depth - 1, 0))
         for form, x, ty, bound in reversed(binders):

@@ -206,10 +206,12 @@ class Drawing:
 
         cases = {**self.cache, **{text: future.result() for text, future in pending}}
         failing = [cases[text] for _, text in drawn if text in cases and cases[text].klass in FAILURES]
+        agreeing = [self.terms[text] for _, text in drawn
+                    if text in cases and cases[text].klass == AGREE and text in self.terms]
         avoid = frozenset()
         for sig in dominant((c.signature for c in failing), len(drawn)):
             terms = [self.terms[c.text] for c in failing if c.signature == sig and c.text in self.terms]
-            avoid |= needs(terms)
+            avoid |= needs(terms, agreeing)
         self.avoid[stage] = avoid | self.avoid.get(stage - 1, frozenset())
 
 

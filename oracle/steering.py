@@ -2,9 +2,11 @@
 The search). A bug that fires on a common construct — every addition crashes — answers for
 most programs, and a program that would show another bug shows that one instead. After each
 stage of the survey but the last, a bucket with at least DOMINANT of the programs so far is
-dominant; the features (SWARM_FEATURES) that every one of its programs has are what it needs,
-and the next stages switch them off in half their programs. A bucket whose programs share no
-feature steers nothing."""
+dominant; the features (SWARM_FEATURES) that every one of its programs has, and at most half
+of the programs that agreed have, are what it needs — a feature every program has anyway
+(decoupling, in a survey of decoupling programs) is no trigger — and the next stages switch
+them off in half their programs. A bucket whose programs share no such feature steers
+nothing."""
 
 from __future__ import annotations
 
@@ -46,10 +48,16 @@ def dominant(signatures: Iterable[str], programs: int) -> list[str]:
     return [sig for sig, n in counts.most_common() if n >= max(AT_LEAST, DOMINANT * programs)]
 
 
-def needs(terms: list[S.Term]) -> frozenset:
-    """What every one of a bucket's programs has."""
+COMMON = 0.5  # a feature this common among the agreeing programs is no trigger
+
+
+def needs(terms: list[S.Term], agreeing: list[S.Term]) -> frozenset:
+    """What every one of a bucket's programs has, and at most COMMON of the agreeing ones."""
     common = None
     for term in terms:
         f = features(term)
         common = f if common is None else common & f
-    return common or frozenset()
+    if not common:
+        return frozenset()
+    shares = Counter(f for term in agreeing for f in features(term) & common)
+    return frozenset(f for f in common if shares[f] <= COMMON * max(1, len(agreeing)))

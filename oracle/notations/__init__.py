@@ -21,7 +21,7 @@ from goi.semantics import syntax as S
 from goi.semantics.typecheck import Judgement
 
 from .declaration import Notation, NotationError, declared, read_notation
-from .lowering import Inexpressible, Lowering
+from .lowering import Inexpressible, Lowering, as_terms
 from .printing import Levels, Printer
 from .reading import Reader, ReadError
 
@@ -67,6 +67,7 @@ class Declared:
         self.notation = notation
         self.levels = Levels(notation)
         self.reader = Reader(notation, self.levels)
+        self.templates = as_terms(notation, self._read_constant)
         self._check_constants()
         self._check_probes()
 
@@ -79,7 +80,7 @@ class Declared:
         return self.reader.read(text)
 
     def lower(self, term: S.Term, operators: Optional[dict] = None, annotations: bool = True) -> S.Term:
-        return Lowering(self.notation, operators, annotations, self.read).lower(term)
+        return Lowering(self.notation, operators, annotations, self.templates).lower(term)
 
     def write(self, lowered: S.Term, parenthesize: str = "minimal") -> str:
         return Printer(self.notation, self.levels, everything=parenthesize == "all").print(lowered)
@@ -115,6 +116,13 @@ class Declared:
                     raise NotationError(f"{exc}\n(tried when the notation was loaded: the declaration cannot be read "
                                         "back unambiguously; docs/ORACLE.md, Notation files)") from None
 
+    def _read_constant(self, key: str, text: str) -> S.Term:
+        try:
+            return self.read(text)
+        except ReadError as exc:
+            raise NotationError(f"{self.notation.source}: constants.{key}: cannot be read as a term of the notation: "
+                                f"{exc}") from None
+
     def _check_constants(self) -> None:
         """A `*_as` constant must write the number it stands for (checked on examples)."""
         from fractions import Fraction
@@ -126,8 +134,8 @@ class Declared:
             if key not in n.constants:
                 continue
             try:
-                term = Lowering(n, None, False, self.read).constant(value)
-            except (ReadError, Inexpressible) as exc:
+                term = Lowering(n, None, False, self.templates).constant(value)
+            except Inexpressible as exc:
                 raise NotationError(f"{n.source}: constants.{key}: cannot be read as a term of the notation: {exc}") from None
             if value_of(term) != value:
                 raise NotationError(f"{n.source}: constants.{key}: writes {self.write(term)} for {value}, which is "

@@ -51,11 +51,11 @@ class Lowering:
     """One program's lowering (its renaming is the program's own)."""
 
     def __init__(self, notation: Notation, operators: Optional[dict], annotations: bool,
-                 reader: Callable[[str], S.Term]):
+                 templates: dict):
         self.notation = notation
         self.operators = operators  # a judgement's (operators_by = "type"); None: by the surface symbol
         self.annotations = annotations and notation.typed
-        self.reader = reader
+        self.templates = templates  # each `*_as` constant's term, read once per notation (as_terms)
         self.pattern = re.compile(notation.name_pattern)
         self.names: dict[str, str] = {}
         self.used: set[str] = set()
@@ -155,7 +155,7 @@ class Lowering:
 
     def instantiate(self, key: str, replace: dict) -> S.Term:
         """A `*_as` template's term, its numbers put in place of the sentinels."""
-        term = as_term(self.notation, key, self.reader)
+        term = self.templates[key]
 
         def go(t: S.Term) -> S.Term:
             if isinstance(t, S.Const) and t.value in replace:
@@ -168,12 +168,13 @@ class Lowering:
         return go(term)
 
 
-def as_term(notation: Notation, key: str, reader: Callable[[str], S.Term]) -> S.Term:
-    """The term a `*_as` constant template writes, with sentinels for its numbers."""
+def as_terms(notation: Notation, reader: Callable[[str, str], S.Term]) -> dict:
+    """The terms the `*_as` constant templates write, with sentinels for their numbers."""
     from .template import fill
 
-    text = fill(notation.constants[key], {"n": str(SENTINELS[0]), "num": str(SENTINELS[0]), "den": str(SENTINELS[1])})
-    return reader(text)
+    numbers = {"n": str(SENTINELS[0]), "num": str(SENTINELS[0]), "den": str(SENTINELS[1])}
+    return {key: reader(key, fill(notation.constants[key], numbers)) for key in ("negative_as", "fraction_as")
+            if key in notation.constants}
 
 
 def value_of(term: S.Term) -> Optional[Fraction]:

@@ -40,11 +40,21 @@ def correctly(text: str, transform=None, field=None) -> dict:
 
     try:
         term = parse(text)
-        if transform is not None:
-            term = transform(term)
-        execution = goi.prepare(term, field=field) if field is not None else goi.prepare(term)
     except goi.GoiError as exc:
         return {"rejected": exc.message}
+    return run_term(transform(term) if transform is not None else term, field)
+
+
+def run_term(term, field=None, refusal: str = "") -> dict:
+    """goi's machine on a term a mock has read (with goi's parser or a strict one of its own):
+    a type error is a rejection (its message after `refusal`); in a field of its own, the
+    machine's raw outcome."""
+    import goi
+
+    try:
+        execution = goi.prepare(term, field=field) if field is not None else goi.prepare(term)
+    except goi.GoiError as exc:
+        return {"rejected": refusal + exc.message}
     if field is not None:  # a field of its own: the machine's raw outcome
         outcome = execution.machine.run(1_000_000)
         return {"value": _float(outcome.value)} if outcome.status == "final" else {"error": outcome.reason}

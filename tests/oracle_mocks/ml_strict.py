@@ -6,7 +6,7 @@ rounding toward zero (so `--arithmetic integer`)."""
 
 import re
 
-from common import serve
+from common import run_term, serve
 
 from goi.semantics import syntax as S
 
@@ -110,21 +110,13 @@ class Parser:
 
 
 def respond(text: str) -> dict:
-    import goi
     from goi.semantics.values import IntegerField
 
     try:
         term = parse(text)
     except Syntax as exc:
         return {"rejected": f"syntax error: {exc}"}
-    try:
-        execution = goi.prepare(term, field=IntegerField("total", "trunc"))
-    except goi.GoiError as exc:
-        return {"rejected": f"type error: {exc.message}"}
-    outcome = execution.machine.run(1_000_000)
-    if outcome.status != "final":
-        return {"error": str(outcome.reason)}
-    return {"value": str(int(outcome.value))} if not isinstance(outcome.value, tuple) else {"error": "a vector"}
+    return run_term(term, IntegerField("total", "trunc"), refusal="type error: ")
 
 
 if __name__ == "__main__":

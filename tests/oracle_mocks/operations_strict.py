@@ -6,7 +6,7 @@ APP(t, u), PLUS/MINUS/TIMES(t, u), bind x = t in u, unsigned integers, names [a-
 import re
 from fractions import Fraction
 
-from common import serve, value_payload
+from common import run_term, serve
 
 from goi.semantics import syntax as S
 
@@ -87,20 +87,11 @@ def parse(text: str) -> S.Term:
 
 
 def respond(text: str) -> dict:
-    import goi
-
     try:
         term = parse(text)
     except Syntax as exc:
         return {"rejected": f"syntax error: {exc}"}
-    try:
-        execution = goi.prepare(term)
-    except goi.GoiError as exc:
-        return {"rejected": f"type error: {exc.message}"}
-    result = execution.run()
-    if result.status == "undefined":
-        return {"error": result.reason}
-    return value_payload(result.value)
+    return run_term(term, refusal="type error: ")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ from goi.semantics.types import F
 
 from .notations import ReadError
 from .reduction import reduce as reduce_structurally
+from .steering import features
 
-from .cases import EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
+from .cases import CATCH_ALL, EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, HANG
 
 
@@ -130,19 +131,48 @@ class Shrinking:
 
     def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
         """A wrong value's signature is only the kind of the difference, so two bugs can share
-        the catch-all bucket (both give "another value"), and its shrunk first program shows
-        one of them. MORE_MEMBERS other members, spread over the bucket (its middle and its last),
-        are reduced structurally too, keeping the signature; each minimal program not yet
-        shown is listed after the bucket as `SIGNATURE #k` — possibly another bug."""
-        seen = {minimal}
-        picks = [cases[i] for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0][:MORE_MEMBERS]
-        for k, member in enumerate(picks, 2):
+        a bucket (both give "another value"), and its shrunk first program shows one of them.
+        Split by what the programs need: a member that has every construct of a minimal program
+        already shown (oracle/steering.py's features) may well be that bug again; one that
+        lacks some construct of each fails without what they need — perhaps another bug. Such
+        uncovered members are reduced structurally first (the earliest, then the earliest still
+        uncovered), keeping the signature; for the catch-all bucket, its middle and its last
+        member after them. At most MORE_MEMBERS reductions; each minimal program not yet shown
+        is listed after the bucket as `SIGNATURE #k`."""
+        shown = [minimal]
+        needed = [self._features(minimal)]
+        tried: set = {0}
+        spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
+        have = {}  # member index -> its features (None: not read back)
+
+        def uncovered(i: int) -> bool:
+            if i not in have:
+                have[i] = self._features(cases[i].text)
+            return have[i] is not None and not any(n is not None and n <= have[i] for n in needed)
+
+        for _ in range(MORE_MEMBERS):
+            pick = next((i for i in range(1, len(cases)) if i not in tried and uncovered(i)), None)
+            if pick is None:
+                pick = next((i for i in spread if i not in tried), None)
+            if pick is None:
+                return
+            tried.add(pick)
+            member = cases[pick]
             reduced, seconds, calls, complete = self.reduce_within_budget(member, sig)
-            if reduced.text in seen:
+            if reduced.text in shown:
                 continue
-            seen.add(reduced.text)
-            report.shrunk[f"{sig} #{k}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
-                                                  seconds, calls, complete, sig, member)
+            shown.append(reduced.text)
+            needed.append(self._features(reduced.text))
+            report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
+                                                           seconds, calls, complete, sig, member)
+
+    def _features(self, text: str) -> Optional[frozenset]:
+        """The constructs (steering.features) of a program as the notation reads it; None if it
+        does not read back."""
+        try:
+            return features(self._term(text))
+        except (GoiError, ReadError):
+            return None
 
 
     # ---- the example database: each bucket's minimal program, replayed by later runs ----------

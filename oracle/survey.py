@@ -43,7 +43,7 @@ from .arithmetic import ARITHMETICS
 from .notations import notation
 from .sessions import Session
 
-from .cases import CATCH_ALL, MAX_BUCKETS, OPERATOR_FRAGMENTS, Case, OracleConfig, Report, Shrunk
+from .cases import MAX_BUCKETS, OPERATOR_FRAGMENTS, Case, OracleConfig, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
 from .asking import Asking
 from .campaigning import Campaigning, OracleWork, SurveyWork  # noqa: F401 (the campaign's works, by their old name)
@@ -139,7 +139,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
             case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
-            if sig == CATCH_ALL:
+            if sig.startswith(WRONG_VALUE):
                 self._more_programs(report, sig, cases, case.text)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started

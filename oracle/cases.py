@@ -54,7 +54,8 @@ SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
 # falls short passes the rest to the next). Hypothesis runs its one target() optimisation pass
 # after half its examples, so 2 puts that pass inside the stage, before its programs run out.
 DRAWS = 2
-MORE_MEMBERS = 3  # a wrong-value bucket: other members reduced too (Oracle._more_programs)
+MORE_MEMBERS = 3  # a bucket (not a hang): other members reduced too (Oracle._more_programs)
+ABLATION_CALLS = 100  # and the calls spent trying its members without what the shown programs need
 CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
 MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
 PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about

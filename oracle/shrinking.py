@@ -19,8 +19,20 @@ from .notations import ReadError
 from .reduction import reduce as reduce_structurally
 from .steering import features
 
-from .cases import CATCH_ALL, EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
+from .cases import ABLATION_CALLS, CATCH_ALL, EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, HANG
+
+
+ABLATED = ("+", "-", "*", "/")  # the operators a covered member is tried without (Shrinking._ablated)
+
+
+def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
+    """The term with every `op` written as `other`."""
+    for i, child in enumerate(S.subterms(term)):
+        term = S.with_child(term, i, _with_operator(child, op, other))
+    if isinstance(term, S.BinOp) and term.op == op:
+        return S.BinOp(other, term.left, term.right)
+    return term
 
 
 class Shrinking:
@@ -130,41 +142,51 @@ class Shrinking:
 
 
     def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
-        """A wrong value's signature is only the kind of the difference, so two bugs can share
-        a bucket (both give "another value"), and its shrunk first program shows one of them.
-        Split by what the programs need: a member that has every construct of a minimal program
-        already shown (oracle/steering.py's features) may well be that bug again; one that
-        lacks some construct of each fails without what they need — perhaps another bug. Such
-        uncovered members are reduced structurally first (the earliest, then the earliest still
-        uncovered), keeping the signature; for the catch-all bucket, its middle and its last
-        member after them. At most MORE_MEMBERS reductions; each minimal program not yet shown
-        is listed after the bucket as `SIGNATURE #k`."""
+        """A signature says how a program fails, not why: a wrong value's is only the kind of the
+        difference ("another value"), and a generic message (a TypeError) is one for many
+        defects. So two bugs can share a bucket, and its shrunk first program shows one of them.
+        The bucket is split by what its programs need: a member that has every construct of a
+        minimal program already shown (oracle/steering.py's features) may be that bug again;
+        one that lacks some construct of each fails without what they need — perhaps another
+        bug. A covered member is also tried with a needed operator written as another the
+        fragment has (`a - b` as `a * b`: `_ablated`); if it still fails alike, it did not
+        need that operator. The earliest such member (or its changed program) is reduced
+        structurally, keeping the signature, then the earliest still uncovered; for the
+        catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
+        reductions; each minimal program not yet shown is listed after the bucket as
+        `SIGNATURE #k`."""
         shown = [minimal]
         needed = [self._features(minimal)]
-        tried: set = {0}
         spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
-        have = {}  # member index -> its features (None: not read back)
+        budget = [ABLATION_CALLS]
+        examined: dict = {False: {0}, True: {0}}  # members looked at as they are, and with operators changed
 
-        def uncovered(i: int) -> bool:
-            if i not in have:
-                have[i] = self._features(cases[i].text)
-            return have[i] is not None and not any(n is not None and n <= have[i] for n in needed)
+        def next_uncovered(ablate: bool) -> Optional[tuple[int, Case]]:
+            for i in range(1, len(cases)):
+                if i not in examined[ablate]:
+                    examined[ablate].add(i)  # needs only grow: a member covered now stays covered
+                    found = self._uncovered(cases[i], sig, needed, budget if ablate else [0])
+                    if found is not None:
+                        examined[not ablate].add(i)
+                        return i, found
+            return None
 
         for _ in range(MORE_MEMBERS):
-            pick = next((i for i in range(1, len(cases)) if i not in tried and uncovered(i)), None)
+            pick = next_uncovered(False) or next_uncovered(True)
             if pick is None:
-                pick = next((i for i in spread if i not in tried), None)
-            if pick is None:
-                return
-            tried.add(pick)
-            member = cases[pick]
+                i = next((i for i in spread if i not in examined[False]), None)
+                if i is None:
+                    return
+                examined[False].add(i)
+                pick = i, cases[i]
+            i, member = pick
             reduced, seconds, calls, complete = self.reduce_within_budget(member, sig)
             if reduced.text in shown:
                 continue
             shown.append(reduced.text)
             needed.append(self._features(reduced.text))
-            report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(member), len(cases), member.seconds,
-                                                           seconds, calls, complete, sig, member)
+            report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
+                                                           cases[i].seconds, seconds, calls, complete, sig, cases[i])
 
     def _features(self, text: str) -> Optional[frozenset]:
         """The constructs (steering.features) of a program as the notation reads it; None if it
@@ -173,6 +195,48 @@ class Shrinking:
             return features(self._term(text))
         except (GoiError, ReadError):
             return None
+
+    def _uncovered(self, case: Case, sig: str, needed: list, budget: list) -> Optional[Case]:
+        """The member itself if no minimal program shown is covered by its constructs; else
+        the member with the covering programs' operators written as others, one at a time
+        (`_ablated`), as long as it fails with the same signature, until it is uncovered; None
+        if it is not (or `budget[0]` calls are spent)."""
+        have = self._features(case.text)
+        if have is None:
+            return None
+        current, term, seen = case, None, {case.text}
+        while True:
+            covering = [n for n in needed if n is not None and n <= have]
+            if not covering:
+                return current
+            if term is None:
+                term = self._term(case.text)
+            changed = self._ablated(term, sig, case.klass, frozenset().union(*covering), budget, seen)
+            if changed is None:
+                return None
+            term, current = changed
+            have = features(term)
+
+    def _ablated(self, term: S.Term, sig: str, klass: str, need: frozenset, budget: list, seen: set):
+        """The program with one needed operator written as another the fragment has and `need`
+        lacks (`-` as `*`, …; one the program already has first), not `seen` before, if it
+        still fails with the signature: (term, case); else None."""
+        operators, has = self.fragment["operators"], features(term)
+        others = sorted((o for o in ABLATED if o in operators and o not in need and o != "/"), key=lambda o: o not in has)
+        for op in [o for o in ABLATED if o in need]:
+            for other in others:
+                if budget[0] <= 0:
+                    return None
+                changed = _with_operator(term, op, other)
+                text = self.text_of(changed)
+                if text is None or text in seen:
+                    continue
+                seen.add(text)
+                budget[0] -= 1
+                case = self.classify(text)
+                if case is not None and case.klass == klass and case.signature == sig:
+                    return self.terms.get(text, changed), case
+        return None
 
 
     # ---- the example database: each bucket's minimal program, replayed by later runs ----------

@@ -139,7 +139,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
             case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
-            if sig.startswith(WRONG_VALUE):
+            if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
                 self._more_programs(report, sig, cases, case.text)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started

@@ -356,29 +356,36 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
 
 def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
     """Two bugs give "another value" (a - b + 7 and a * b + 7): one bucket. Its first program
-    shrinks to a subtraction; the member that has no subtraction (neither the middle nor the
-    last, which the catch-all's spread would reduce) is reduced next and shown as `#2` — the
-    product's bug; members with a subtraction come after it, if at all."""
+    shrinks to a subtraction. A member without a subtraction (neither the middle nor the last,
+    which the catch-all's spread would reduce) is reduced next and shown as `#2`: the
+    product's bug. A member with both is tried with its `-` written as another operator (one it
+    has first): still failing, it did not need the subtraction, and the changed program is
+    reduced and shown instead."""
     from goi.oracle.cases import CATCH_ALL
 
-    texts = ["let a = 5 in a - 1 + a", "(λa. a - 2) 9", "let b = 2 in b * 3 + 1", "1 - 4 + 8", "(3 - 1) + 2",
-             "let c = 6 in c - c"]
-    oracle = Oracle(OracleConfig(command=mock("two_wrong_values", "--lines"), protocol="lines", database=None,
-                                 corpus=False, shrink_calls=1000))
-    try:
-        report = Report(oracle.config)
-        cases = [oracle.classify(text) for text in texts]
-        assert {case.signature for case in cases} == {CATCH_ALL}
-        report.cases.extend(cases)
-        first, _, _, complete = oracle.reduce_within_budget(cases[0], CATCH_ALL)
-        assert first.text == "5 - 1" and complete
-        oracle._more_programs(report, CATCH_ALL, cases, first.text)
-    finally:
-        oracle.close()
-    shown = [report.shrunk[f"{CATCH_ALL} #{k}"] for k in range(2, 2 + len(report.shrunk))
-             if f"{CATCH_ALL} #{k}" in report.shrunk]
-    assert len(shown) == len(report.shrunk) >= 1
+    def split(texts):
+        oracle = Oracle(OracleConfig(command=mock("two_wrong_values", "--lines"), protocol="lines", database=None,
+                                     corpus=False, shrink_calls=1000))
+        try:
+            report = Report(oracle.config)
+            cases = [oracle.classify(text) for text in texts]
+            assert {case.signature for case in cases} == {CATCH_ALL}
+            report.cases.extend(cases)
+            first, _, _, complete = oracle.reduce_within_budget(cases[0], CATCH_ALL)
+            assert first.text == "5 - 1" and complete
+            oracle._more_programs(report, CATCH_ALL, cases, first.text)
+        finally:
+            oracle.close()
+        assert all(key.startswith(f"{CATCH_ALL} #") for key in report.shrunk)
+        return [report.shrunk[f"{CATCH_ALL} #{k}"] for k in range(2, 2 + len(report.shrunk))]
+
+    subtractions = ["(λa. a - 2) 9", "1 - 4 + 8", "(3 - 1) + 2", "let c = 6 in c - c"]
+    shown = split(["let a = 5 in a - 1 + a", subtractions[0], "let b = 2 in b * 3 + 1", *subtractions[1:]])
     assert shown[0].case.text == "2 * 3" and shown[0].found_after == 2, [s.case.text for s in shown]
+    assert all("*" not in s.case.text for s in shown[1:])
+    shown = split(["let a = 5 in a - 1 + a", "let b = 2 in b * 3 - 1", *subtractions])
+    assert "*" in shown[0].case.text and "-" not in shown[0].case.text, [s.case.text for s in shown]
+    assert shown[0].found_after == 1 and shown[0].first.text == "let b = 2 in b * 3 - 1"
     assert all("*" not in s.case.text for s in shown[1:])
 
 

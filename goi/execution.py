@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Literal, Optional, Union
 
 from .semantics import syntax as S
-from .semantics.checks import DEFAULT_CHECKS, CheckSet, InvariantViolation, Monitor
+from .semantics.checks import CheckSet, InvariantViolation, Monitor, default_checks
 from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcome, RandomStrategy, Step
 from .semantics.rules import GC, RuleSet
 from .semantics.token import Marker
@@ -226,7 +226,7 @@ class Execution:
         if names:
             self.monitor = Monitor(
                 self.machine,
-                (check_set or DEFAULT_CHECKS).make(names, check_mode=check_mode, stability_mode=stability_mode,
+                (check_set or default_checks()).make(names, check_mode=check_mode, stability_mode=stability_mode,
                                                    determinism_paths=determinism_paths),
             )
 

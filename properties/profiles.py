@@ -25,15 +25,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, settings
-
 from goi.semantics.errors import ReadError
 
-SUPPRESS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+# Hypothesis is imported when the profiles are registered, not with this module: naming them
+# (`goi props --profile`) and reading their configuration cost no import of it.
+SUPPRESSED = ("too_slow", "data_too_large", "filter_too_much")  # Hypothesis' health checks a profile suppresses
+_HYPOTHESIS: dict = {}  # Hypothesis' own "default" and "ci" profiles, as it defines them (before ours replace "ci")
 
-# Hypothesis' own profiles, as Hypothesis defines them (before ours replace the name "ci").
-_HYPOTHESIS_DEFAULT = settings.get_profile("default")
-_HYPOTHESIS_CI = settings.get_profile("ci")
+
+def _hypothesis_profiles() -> dict:
+    from hypothesis import settings
+
+    if not _HYPOTHESIS:
+        _HYPOTHESIS.update(default=settings.get_profile("default"), ci=settings.get_profile("ci"))
+    return _HYPOTHESIS
 
 
 class UnknownProfile(ValueError):
@@ -107,16 +112,19 @@ def register() -> None:
     """Register ci, dev and deep with Hypothesis. Idempotent: registered again only when
     GOI_HYPOTHESIS_REDIS changed, and then a loaded profile of ours is reloaded, so that the
     loaded settings are the registered ones."""
+    from hypothesis import HealthCheck, settings
+
     url = os.environ.get("GOI_HYPOTHESIS_REDIS")
     if _REGISTERED and _REGISTERED[0] == url:
         return
+    parents = _hypothesis_profiles()
     _REGISTERED[:] = [url]
     database = shared_database()
     stored = {"database": database} if database is not None else {}
-    common = dict(deadline=None, print_blob=True, suppress_health_check=SUPPRESS)
-    settings.register_profile("ci", parent=_HYPOTHESIS_CI, max_examples=CONFIGS["ci"].examples, **common)
+    common = dict(deadline=None, print_blob=True, suppress_health_check=[getattr(HealthCheck, h) for h in SUPPRESSED])
+    settings.register_profile("ci", parent=parents["ci"], max_examples=CONFIGS["ci"].examples, **common)
     for name in ("dev", "deep"):
-        settings.register_profile(name, parent=_HYPOTHESIS_DEFAULT, max_examples=CONFIGS[name].examples, **common, **stored)
+        settings.register_profile(name, parent=parents["default"], max_examples=CONFIGS[name].examples, **common, **stored)
     if settings.get_current_profile_name() in PROFILES:
         settings.load_profile(settings.get_current_profile_name())
 
@@ -141,6 +149,8 @@ def config(name: str) -> Config:
 
 def current() -> Config:
     """The configuration of the loaded Hypothesis profile."""
+    from hypothesis import settings
+
     return config(settings.get_current_profile_name())
 
 
@@ -152,6 +162,8 @@ def load_selected(environ=os.environ) -> str:
     Returns the loaded profile's name.
     `--hypothesis-profile` (Hypothesis' pytest option) is applied by Hypothesis after this
     and wins over both."""
+    from hypothesis import settings
+
     register()
     name = environ.get("HYPOTHESIS_PROFILE")
     if name:

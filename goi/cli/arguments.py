@@ -110,7 +110,6 @@ def properties_to_run(names) -> list[str]:
 
 def add_machine_options(p) -> None:
     """The options of a run of the machine, shared by `goi run` and `goi view`."""
-    from ..semantics.checks import registry as check_registry
     from ..semantics.machine import DEFAULT_MAX_NODES
     from ..semantics.values import DEFAULT_MAX_DIGITS
 
@@ -124,7 +123,8 @@ def add_machine_options(p) -> None:
     p.add_argument("--seed", type=integer, default=0, help="seed of --strategy random")
     p.add_argument("--division", choices=["total", "strict"], default="total", help="x/0 = 0, or stop as undefined")
     p.add_argument("--check", type=check_names, metavar="LIST", help="invariants to check after every transition: "
-                   f"{','.join(check_registry())} or all")
+                   "names of docs/INVARIANTS.md, comma-separated, or all (a wrong name lists them; the checks are "
+                   "loaded only when asked for)")
     p.add_argument("--check-mode", choices=["exhaustive", "sampled", "full"], default="exhaustive",
                    help="whole-graph checks after every rewrite, incrementally (exhaustive), on a sampling schedule "
                    "(sampled), or recomputed on the whole graph, the reference (full); docs/INVARIANTS.md")

@@ -24,7 +24,10 @@ EXIT_CODES_HELP = (
 )
 
 
-def build_parser() -> ArgumentParser:
+def build_parser(only: Optional[str] = None) -> ArgumentParser:
+    """The `goi` parser. With `only`, only that command's options are set up (the others are
+    listed, with their help line): a command's set-up imports what its options name (the
+    property profiles, the oracle's fragments), and `goi run` needs none of it."""
     from ..version import __version__
 
     parser = ArgumentParser(prog="goi", description="Reference oracle for the abductive calculus (see docs/CLI.md).",
@@ -33,9 +36,10 @@ def build_parser() -> ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=ArgumentParser)
     for name, declared in registry().items():
         p = sub.add_parser(name, help=declared.help)
-        if declared.takes_program:
-            add_program_arguments(p)
-        declared.add_arguments(p)
+        if only is None or name == only:
+            if declared.takes_program:
+                add_program_arguments(p)
+            declared.add_arguments(p)
         p.set_defaults(command_of=declared)
     return parser
 
@@ -80,7 +84,9 @@ def _main(argv: list[str]) -> int:
     source, name = None, "goi"  # until a program is read, an error is the command's own ("goi: io error: …")
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = build_parser(command or "").parse_args(argv)
+            if args.command != command:  # another word than the first command name chose it: all set up
+                args = build_parser().parse_args(argv)
         except UsageError as exc:
             if wants_json:
                 write_json(error_payload(command, exc.to_json()))

@@ -97,19 +97,33 @@ def _check_modules() -> list:
     return [importlib.import_module(f"{__name__}.{info.name}") for info in pkgutil.iter_modules(__path__)]
 
 
-DEFAULT_CHECKS = CheckSet.of_modules(_check_modules())  # the appendix's invariants
+_DEFAULT: list = []  # DEFAULT_CHECKS, once asked for
+
+
+def default_checks() -> CheckSet:
+    """The appendix's invariants (DEFAULT_CHECKS): the check modules are imported when a check
+    is first asked for, not with the package (a run without checks never loads them)."""
+    if not _DEFAULT:
+        _DEFAULT.append(CheckSet.of_modules(_check_modules()))
+    return _DEFAULT[0]
+
+
+def __getattr__(name: str):
+    if name == "DEFAULT_CHECKS":
+        return default_checks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def registry() -> dict[str, type]:
     """Every default check, by name, in the order of `all`."""
-    return dict(DEFAULT_CHECKS.items())
+    return dict(default_checks().items())
 
 
 def make_checks(names: Iterable[str], check_set: Optional[CheckSet] = None, **options) -> list[Check]:
     """Checks by name ("all" for every one) from `check_set` (the default checks if None);
     options go to the checks that take them."""
-    return (check_set or DEFAULT_CHECKS).make(names, **options)
+    return (check_set or default_checks()).make(names, **options)
 
 
 __all__ = ["DEFAULT_CHECKS", "MODES", "Check", "CheckSet", "GraphCheck", "InvariantViolation", "Monitor", "Policy",
-           "changes_graph", "declare", "is_pass", "make_checks", "registry", "summary"]
+           "changes_graph", "declare", "default_checks", "is_pass", "make_checks", "registry", "summary"]

@@ -1,0 +1,70 @@
+"""Start-up (issue 41): a command imports what it uses. A fresh process runs each command
+and reports the modules it loaded; the heavy libraries and the layers the command does not
+use must not be among them (the module list is asserted, never a time:
+benchmarks/bench_startup.py measures the time)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("hypothesis", "pytest", "_pytest", "dask", "distributed", "z3", "trio", "pygments", "networkx")
+LAYERS = ("goi.properties", "goi.oracle", "goi.generators", "goi.reports", "goi.equivalence.solver")
+
+PROBE = """
+import json, sys
+from goi.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.__stderr__.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+
+def loaded(*argv: str) -> set:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=600)
+    line = [ln for ln in done.stderr.splitlines() if ln.startswith("MODULES ")]
+    assert line, done.stderr
+    return set(json.loads(line[-1][len("MODULES "):]))
+
+
+def check_modules() -> set:
+    from goi.semantics.checks import registry
+
+    return {cls.__module__ for cls in registry().values()}
+
+
+def offending(modules: set, also: tuple = ()) -> list:
+    prefixes = (*LAYERS, *also)
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY or any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+@pytest.mark.parametrize("argv", [
+    ("run", "-e", "let f @ p = {1} * {2} in f p"), ("typecheck", "-e", "(λx. x + x) {1}"), ("parse", "-e", "1 + 2"),
+    ("--help",), ("run", "--help"), ("view", "--help"), ("test", "--help"), ("equiv", "--help"), ("props", "--help"),
+    ("oracle", "--help"),
+])
+def test_a_command_imports_no_test_or_solver_library_and_no_check_it_was_not_asked_for(argv):
+    modules = loaded(*argv)
+    assert "goi.cli" in modules  # the probe ran the command
+    # `props` and `oracle` set up options their own layers name (profiles, fragments): no heavy library even so
+    layers_used = ("goi.properties", "goi.oracle") if argv[0] in ("props", "oracle") else ()
+    assert offending(modules - {m for m in modules if m.startswith(layers_used or ("-",))}) == [], offending(modules)
+    assert not modules & check_modules(), sorted(modules & check_modules())
+
+
+def test_a_check_is_loaded_when_asked_for():
+    modules = loaded("run", "-e", "1 + 2", "--check", "graph")
+    assert "goi.semantics.checks.graph_criterion" in modules
+    assert offending(modules) == []
+
+
+def test_import_goi_loads_no_check_module_and_no_heavy_library():
+    done = subprocess.run([sys.executable, "-c", "import goi, json, sys; print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, timeout=600, check=True)
+    modules = set(json.loads(done.stdout))
+    assert offending(modules) == [] and not modules & check_modules()

@@ -52,7 +52,9 @@ COMMON = 0.5  # a feature this common among the agreeing programs is no trigger
 
 
 def needs(terms: list[S.Term], agreeing: list[S.Term]) -> frozenset:
-    """What every one of a bucket's programs has, and at most COMMON of the agreeing ones."""
+    """The one feature to switch off against a bucket: of those every one of its programs has,
+    and at most COMMON of the agreeing ones, the one fewest agreeing programs have (by name
+    among equals); empty if none."""
     common = None
     for term in terms:
         f = features(term)
@@ -60,4 +62,5 @@ def needs(terms: list[S.Term], agreeing: list[S.Term]) -> frozenset:
     if not common:
         return frozenset()
     shares = Counter(f for term in agreeing for f in features(term) & common)
-    return frozenset(f for f in common if shares[f] <= COMMON * max(1, len(agreeing)))
+    particular = sorted((shares[f], f) for f in common if shares[f] <= COMMON * max(1, len(agreeing)))
+    return frozenset(particular[0][1:]) if particular else frozenset()

@@ -926,3 +926,22 @@ def test_a_hangs_price_is_a_multiple_of_our_time_with_a_floor_and_a_ceiling():
     oracle = Oracle(OracleConfig(command=["true"], timeout=5.0))
     oracle.ours.update({"a": 0.001, "b": 0.02, "c": 1.0})
     assert [oracle.hang_timeout(t) for t in ("a", "b", "c", "unknown")] == [1.0, 2.0, 5.0, 1.0]
+
+
+def test_steering_switches_off_the_construct_most_particular_to_a_dominant_bucket():
+    """Every program of the bucket folds, decouples and takes a dot product; of the agreeing
+    programs most decouple, some take dot products, few fold: the fold is switched off (a
+    program without it cannot show the bug) and decoupling stays for the other bugs. A
+    construct as common among the agreeing programs as in the bucket steers nothing."""
+    from goi.oracle.steering import features, needs
+    from goi.semantics.parser import parse
+
+    bucket = [parse(t) for t in ("let f @ p = {1} in p • ((λb. b) +^L p)",
+                                 "let g @ q = {2} + {3} in (q • q) + (q • ((λb. b) +^L q))")]
+    assert all({"iterated", "decouple", "dot"} <= features(t) for t in bucket)
+    agreeing = [parse(t) for t in ("let f @ p = {1} in f p", "let f @ p = {1} in p • p", "let f @ p = {2} in 1",
+                                   "1 + 2", "let f @ p = {1} in 0 * (p • ((λb. b) +^L p))")]
+    assert needs(bucket, agreeing) == {"iterated"}
+    folds = [parse("let f @ p = {1} in f ((λb. b) +^L p)")] * 2
+    assert needs(bucket, agreeing + folds) == {"dot"}
+    assert needs(bucket, [parse("let f @ p = {1} in p • ((λb. b) +^L p)")]) == frozenset()

@@ -155,10 +155,10 @@ class Shrinking:
         catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
         reductions; each minimal program not yet shown is listed after the bucket as
         `SIGNATURE #k`."""
-        shown = [minimal]
-        needed = [self._features(minimal)]
-        spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
         budget = [ABLATION_CALLS]
+        shown = [minimal]
+        needed = [self._needs(minimal, sig, cases[0].klass, budget)]
+        spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
         examined: dict = {False: {0}, True: {0}}  # members looked at as they are, and with operators changed
 
         def next_uncovered(ablate: bool) -> Optional[tuple[int, Case]]:
@@ -184,7 +184,7 @@ class Shrinking:
             if reduced.text in shown:
                 continue
             shown.append(reduced.text)
-            needed.append(self._features(reduced.text))
+            needed.append(self._needs(reduced.text, sig, member.klass, budget))
             report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
                                                            cases[i].seconds, seconds, calls, complete, sig, cases[i])
 
@@ -195,6 +195,35 @@ class Shrinking:
             return features(self._term(text))
         except (GoiError, ReadError):
             return None
+
+    def _needs(self, text: str, sig: str, klass: str, budget: list) -> Optional[frozenset]:
+        """What a minimal program needs: its constructs, less each operator it can do without —
+        written as any other the fragment has, it still fails with the signature (`b 0 + b 0`
+        shows a bug of applying b twice, not one of `+`). Never nothing: an operator is kept
+        when it is all the program has."""
+        have = self._features(text)
+        if have is None:
+            return None
+        term, spare = self._term(text), set()
+        operators = self.fragment["operators"]
+        for op in [o for o in ABLATED if o in have]:
+            tried = 0
+            for other in [o for o in ABLATED if o != op and o in operators and o != "/"]:
+                changed = self.text_of(_with_operator(term, op, other))
+                if changed is None:
+                    continue
+                if budget[0] <= 0:
+                    tried = 0
+                    break
+                budget[0] -= 1
+                case = self.classify(changed)
+                if case is None or case.klass != klass or case.signature != sig:
+                    tried = 0
+                    break
+                tried += 1
+            if tried:
+                spare.add(op)
+        return have - spare if have - spare else have
 
     def _uncovered(self, case: Case, sig: str, needed: list, budget: list) -> Optional[Case]:
         """The member itself if no minimal program shown is covered by its constructs; else

@@ -373,6 +373,10 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
             report.cases.extend(cases)
             first, _, _, complete = oracle.reduce_within_budget(cases[0], CATCH_ALL)
             assert first.text == "5 - 1" and complete
+            # what a program needs: an operator it can do without (any other still fails alike) is not
+            wrong = cases[0].klass
+            assert oracle._needs("(5 - 1) + 0", CATCH_ALL, wrong, [100]) == {"-"}
+            assert oracle._needs("let b = 2 in b * 3", CATCH_ALL, wrong, [100]) == {"let", "*"}
             oracle._more_programs(report, CATCH_ALL, cases, first.text)
         finally:
             oracle.close()

@@ -1,13 +1,26 @@
-"""The bare machine on small programs: `goi.run` on let chains of 5–40 lets, from the
-program's text and from an already checked judgement (best of `--repeat` runs each; what a
-run costs when start-up and per-transition dispatch dominate). Never asserted.
+"""Start-up, and the bare machine on small programs. Never asserted.
 
-    python benchmarks/bench_startup.py [--repeat 100]
+A process: `goi run -e 1` (and `goi typecheck -e 1`, `goi --help`) started afresh, against a
+bare `python -c pass` and a Node.js harness answering `1` (the zoo's visualiser,
+benchmarks/zoo/visualiser.js, when `node` is there): the best and the median wall time and
+CPU time (user + system of the child) of `--processes` starts each, and the ratio to Node.js
+(issue 41's target: ≤ 150 ms wall and ≤ 2× the harness), with the modules `goi run -e 1`
+loads.
+
+In one process: `goi.run` on let chains of 5–40 lets, from the program's text and from an
+already checked judgement (best of `--repeat` runs each; what a run costs when start-up and
+per-transition dispatch dominate).
+
+    python benchmarks/bench_startup.py [--repeat 100] [--processes 20]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,10 +40,48 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def started(command: list, stdin: str, n: int) -> tuple[float, float, float, float]:
+    """(best wall, median wall, best CPU, median CPU) in seconds of `n` fresh starts."""
+    walls, cpus = [], []
+    for _ in range(n):
+        before = os.times()
+        start = time.perf_counter()
+        subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
+        walls.append(time.perf_counter() - start)
+        after = os.times()
+        cpus.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
+    return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus)
+
+
+def processes(n: int) -> None:
+    root = Path(__file__).resolve().parent.parent
+    rows = [("python -c pass", [sys.executable, "-c", "pass"], ""),
+            ("goi run -e 1", [sys.executable, "-m", "goi", "run", "-e", "1"], ""),
+            ("goi typecheck -e 1", [sys.executable, "-m", "goi", "typecheck", "-e", "1"], ""),
+            ("goi --help", [sys.executable, "-m", "goi", "--help"], "")]
+    if shutil.which("node"):
+        rows.append(("node visualiser.js (1)", ["node", str(root / "benchmarks" / "zoo" / "visualiser.js")], "1"))
+    figures = {}
+    print(f"| process ({n} starts) | best wall ms | median wall ms | best CPU ms | median CPU ms |")
+    print("|---|---|---|---|---|")
+    for name, command, stdin in rows:
+        figures[name] = started(command, stdin, n)
+        print(f"| {name} | " + " | ".join(f"{v * 1e3:.0f}" for v in figures[name]) + " |")
+    node = figures.get("node visualiser.js (1)")
+    if node:
+        goi_run = figures["goi run -e 1"]
+        print(f"goi run -e 1 / Node.js: median wall {goi_run[1] / node[1]:.2f}×, median CPU {goi_run[3] / max(node[3], 1e-9):.2f}×")
+    probe = "import sys; from goi.cli import main; main(['run', '-e', '1']); print(len(sys.modules), file=sys.stderr)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    print(f"modules loaded by goi run -e 1: {done.stderr.strip().splitlines()[-1]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=100)
+    ap.add_argument("--processes", type=int, default=20, help="fresh starts of each command")
     args = ap.parse_args()
+    processes(args.processes)
     for n in (5, 10, 20, 40):
         text = let_chain(n)
         judgement = goi.check(text)

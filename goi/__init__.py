@@ -49,10 +49,12 @@ def __getattr__(name: str):
         from .reports.view import view
 
         return view
+    if name == "__version__":  # read from the installed metadata (importlib.metadata: 20 modules) when asked
+        from .version import __version__
+
+        return __version__
     raise AttributeError(f"module 'goi' has no attribute {name!r}")
 
-
-from .version import __version__  # noqa: E402
 
 __all__ = [
     "DEFAULT_MAX_DIGITS",

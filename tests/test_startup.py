@@ -55,6 +55,7 @@ def test_a_command_imports_no_test_or_solver_library_and_no_check_it_was_not_ask
     layers_used = ("goi.properties", "goi.oracle") if argv[0] in ("props", "oracle") else ()
     assert offending(modules - {m for m in modules if m.startswith(layers_used or ("-",))}) == [], offending(modules)
     assert not modules & check_modules(), sorted(modules & check_modules())
+    assert "importlib.metadata" not in modules  # the version is read only for --version
 
 
 def test_a_check_is_loaded_when_asked_for():

@@ -4,6 +4,7 @@ and a message (or the one JSON object under --json)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import traceback
@@ -24,15 +25,23 @@ EXIT_CODES_HELP = (
 )
 
 
+class _Version(argparse.Action):
+    """`--version`: the installed version, read (importlib.metadata) only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..version import __version__
+
+        parser._print_message(f"goi {__version__}\n", sys.stdout)  # as argparse's own version action
+        parser.exit()
+
+
 def build_parser(only: Optional[str] = None) -> ArgumentParser:
     """The `goi` parser. With `only`, only that command's options are set up (the others are
     listed, with their help line): a command's set-up imports what its options name (the
     property profiles, the oracle's fragments), and `goi run` needs none of it."""
-    from ..version import __version__
-
     parser = ArgumentParser(prog="goi", description="Reference oracle for the abductive calculus (see docs/CLI.md).",
                             epilog=EXIT_CODES_HELP)
-    parser.add_argument("--version", action="version", version=f"goi {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show goi's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=ArgumentParser)
     for name, declared in registry().items():
         p = sub.add_parser(name, help=declared.help)

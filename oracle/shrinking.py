@@ -141,7 +141,7 @@ class Shrinking:
         return ("goi.oracle:" + "|".join(parts)).encode("utf-8")
 
 
-    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str) -> None:
+    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str, complete: bool = True) -> None:
         """A signature says how a program fails, not why: a wrong value's is only the kind of the
         difference ("another value"), and a generic message (a TypeError) is one for many
         defects. So two bugs can share a bucket, and its shrunk first program shows one of them.
@@ -154,14 +154,19 @@ class Shrinking:
         structurally, keeping the signature, then the earliest still uncovered; for the
         catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
         reductions; each minimal program not yet shown is listed after the bucket as
-        `SIGNATURE #k`."""
+        `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
+        shrink budget ran out first, the catch-all's middle and last members are all there is."""
+        if not complete and sig != CATCH_ALL:
+            return
         budget = [ABLATION_CALLS]
         shown = [minimal]
-        needed = [self._needs(minimal, sig, cases[0].klass, budget)]
+        needed = [self._needs(minimal, sig, cases[0].klass, budget) if complete else None]
         spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
         examined: dict = {False: {0}, True: {0}}  # members looked at as they are, and with operators changed
 
         def next_uncovered(ablate: bool) -> Optional[tuple[int, Case]]:
+            if not complete:
+                return None
             for i in range(1, len(cases)):
                 if i not in examined[ablate]:
                     examined[ablate].add(i)  # needs only grow: a member covered now stays covered
@@ -180,13 +185,13 @@ class Shrinking:
                 examined[False].add(i)
                 pick = i, cases[i]
             i, member = pick
-            reduced, seconds, calls, complete = self.reduce_within_budget(member, sig)
+            reduced, seconds, calls, one_minimal = self.reduce_within_budget(member, sig)
             if reduced.text in shown:
                 continue
             shown.append(reduced.text)
-            needed.append(self._needs(reduced.text, sig, member.klass, budget))
+            needed.append(self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None)
             report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
-                                                           cases[i].seconds, seconds, calls, complete, sig, cases[i])
+                                                           cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
 
     def _features(self, text: str) -> Optional[frozenset]:
         """The constructs (steering.features) of a program as the notation reads it; None if it

@@ -140,7 +140,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
             if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
-                self._more_programs(report, sig, cases, case.text)
+                self._more_programs(report, sig, cases, case.text, complete)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report

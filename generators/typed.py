@@ -214,13 +214,13 @@ class Gen:
                  else "operands")
         if where == "within a model":  # let f @ p = (let x = s in …x…x…) in …
             model = S.Let(x, ty, bound, self.mix(inner, [use(inner) for _ in range(n)], names, depth))
-            return self.decouple(ctx, F, names, depth, model=model)
+            return self.decouple(ctx, F, names, depth, model=model, observed=True)
         if where == "operands":
             body = self.mix(inner, [use(inner) for _ in range(n)], names, depth)
         else:
             uses_in_model = n if where == "model" else 1
             model = self.mix(inner, [use(inner) for _ in range(uses_in_model)], names, depth)
-            body = self.decouple(inner, F, names, depth, model=model)
+            body = self.decouple(inner, F, names, depth, model=model, observed=True)
             if where == "model and body":
                 body = self.mix(inner, [body] + [use(inner) for _ in range(n - 1)], names, 0)
         return S.Let(x, ty, bound, body)
@@ -293,12 +293,13 @@ class Gen:
             term = S.App(term, self.term(ctx, a, names, depth - 1))
         return term
 
-    def decouple(self, ctx, t, names, depth, model=None):
+    def decouple(self, ctx, t, names, depth, model=None, observed=False):
         """let f @_a p : T' = model in body, with model : T' and body : t (t mentions no a).
 
         For t = F the body also uses the pair, so the decoupling rule really fires (it needs
         the body's box to reach the A-node through a ?-door): p • p, f p, f on modified
-        parameters, or an iterated operation over p.
+        parameters, or an iterated operation over p; `observed`: one that reads p itself
+        (use()).
         """
         d = self.draw
         model_type = F if model is not None else d(st.sampled_from([F, F, Arrow(F, F)]))
@@ -314,13 +315,18 @@ class Gen:
         inner = bind(bind(ctx, f, Arrow(Vec(a), model_type)), p, Vec(a))
         body = self.term(inner, t, names + [a], depth - 1)
         if t == F:
-            body = self.join(self.use(inner, f, p, a, model_type, names + [a]), body, ("+",))
+            body = self.join(self.use(inner, f, p, a, model_type, names + [a], observed), body, ("+",))
         return S.LetDecouple(f, p, a, model_type, model, body)
 
-    def use(self, ctx, f, p, a, model_type, names) -> S.Term:
-        """A term of type F using the decoupled pair (f, p)."""
+    def use(self, ctx, f, p, a, model_type, names, observed: bool = False) -> S.Term:
+        """A term of type F using the decoupled pair (f, p). `observed` (a model sharing a
+        constant, share()): one that reads the parameter vector p itself, where the fragment has
+        vector operations — f p and f (k ⊠ p) evaluate the model, and give the same value
+        whether a constant it uses twice is one parameter or two; p • p does not."""
         d = self.draw
         kinds = (["dot", "apply", "modified"] if self.vector_ops else ["apply"]) + (["iadd", "imul"] if self.iterated else [])
+        if observed and self.vector_ops:
+            kinds = [k for k in kinds if k not in ("apply", "modified")]
         kind = d(st.sampled_from(kinds))
         pv = S.Var(p)
         e = self.fresh("e")

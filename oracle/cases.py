@@ -46,6 +46,8 @@ SEARCH = {
     "schedule": "stages of growing depth: many small programs first (SCHEDULE)",
     "steer": "after a stage, what every program of a dominant bucket has is switched off in half the next ones (oracle/steering.py)",
     "feedback": "the machine's run fed back to Hypothesis' target(): distinct rules fired, each rule feature's count",
+    "unmask": "after shrinking, each bucket's members rewritten by an equivalence at one site (a let as an applied λ, "
+              "operands swapped): a bug the bucket's bug hid shows as a bucket of its own (oracle/unmasking.py)",
 }
 
 # The survey's stages: (greatest depth, share of the programs); None is the configured depth.
@@ -56,6 +58,7 @@ SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
 DRAWS = 2
 MORE_MEMBERS = 3  # a bucket (not a hang): other members reduced too (Oracle._more_programs)
 ABLATION_CALLS = 100  # and the calls spent trying its members without what the shown programs need
+UNMASK_CALLS = 100  # a bucket's members rewritten (the search's unmask): at most this many calls a bucket
 CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
 MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
 PRINTER_WARNING = 0.10  # a user's printer refusing more than this share of the draw is warned about
@@ -184,13 +187,16 @@ class Shrunk:
     signature: str = ""
     first: Optional[Case] = None  # the survey's first program in the bucket, as drawn
     shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
+    unmasked: Optional[tuple] = None  # (the bucket, the rewriting): found by rewriting its member (oracle/unmasking.py)
 
     def to_json(self) -> dict:
         return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
                 "count": self.count, "find_seconds": round(self.find_seconds, 3),
                 "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
                 "shrink_complete": self.complete, "shrunk": self.shrunk,
-                "first_program": self.first.text if self.first is not None else None}
+                "first_program": self.first.text if self.first is not None else None,
+                "unmasked_from": ({"bucket": self.unmasked[0], "rewriting": self.unmasked[1]}
+                                  if self.unmasked is not None else None)}
 
 
 @dataclass

@@ -152,6 +152,10 @@ def summary_lines(report, replay_for=None) -> list[str]:
             where = f"{s.count} of the shards' programs, the first from {s.first.origin if s.first else '?'}"
             how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
                    + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+        elif s.unmasked is not None:
+            where = (f"hidden behind bucket {s.unmasked[0]!r}: its member, the {s.found_after + 1}th of the survey, "
+                     f"with {s.unmasked[1]} fails so; reduced on its own")
+            how = ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal")
         elif sig != s.signature:
             where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "
                      f"{s.found_after + 1}th of the survey, reduced on its own: perhaps another bug")

@@ -141,7 +141,8 @@ class Shrinking:
         return ("goi.oracle:" + "|".join(parts)).encode("utf-8")
 
 
-    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str, complete: bool = True) -> None:
+    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str,
+                       complete: bool = True) -> Optional[frozenset]:
         """A signature says how a program fails, not why: a wrong value's is only the kind of the
         difference ("another value"), and a generic message (a TypeError) is one for many
         defects. So two bugs can share a bucket, and its shrunk first program shows one of them.
@@ -155,9 +156,10 @@ class Shrinking:
         catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
         reductions; each minimal program not yet shown is listed after the bucket as
         `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
-        shrink budget ran out first, the catch-all's middle and last members are all there is."""
+        shrink budget ran out first, the catch-all's middle and last members are all there is.
+        Returns what the first minimal program needs (None if not known)."""
         if not complete and sig != CATCH_ALL:
-            return
+            return None
         budget = [ABLATION_CALLS]
         shown = [minimal]
         needed = [self._needs(minimal, sig, cases[0].klass, budget) if complete else None]
@@ -181,7 +183,7 @@ class Shrinking:
             if pick is None:
                 i = next((i for i in spread if i not in examined[False]), None)
                 if i is None:
-                    return
+                    return needed[0]
                 examined[False].add(i)
                 pick = i, cases[i]
             i, member = pick
@@ -192,6 +194,7 @@ class Shrinking:
             needed.append(self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None)
             report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
                                                            cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
+        return needed[0]
 
     def _features(self, text: str) -> Optional[frozenset]:
         """The constructs (steering.features) of a program as the notation reads it; None if it

@@ -50,6 +50,7 @@ from .campaigning import Campaigning, OracleWork, SurveyWork  # noqa: F401 (the 
 from .classifying import Classifying
 from .drawing import Drawing, ill_typed  # noqa: F401
 from .shrinking import Shrinking
+from .unmasking import Unmasking
 
 
 def same(expected, got, tolerance: Optional[Fraction]) -> bool:
@@ -59,7 +60,7 @@ def same(expected, got, tolerance: Optional[Fraction]) -> bool:
     return ARITHMETICS["exact"].same(expected, got, SimpleNamespace(tolerance=tolerance))
 
 
-class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
+class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
     """One run against one implementation, its jobs each a module of its own: drawing the
     programs (oracle/drawing.py), asking the implementation (asking.py), classifying its
     answers (classifying.py), shrinking each bucket (shrinking.py), campaigns
@@ -124,8 +125,9 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
             report.counts[case.klass] += 1
             report.programs += 1
         database = DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None
-        buckets = report.buckets()
-        buckets = self.set_aside(report, buckets, lambda sig: len(buckets[sig]))
+        every = report.buckets()
+        buckets = self.set_aside(report, every, lambda sig: len(every[sig]))
+        needs: dict = {}  # signature -> what its minimal program needs (the split's; the unmasking's)
         order = sorted(buckets, key=lambda sig: (-len(buckets[sig]), report.cases.index(buckets[sig][0])))
         for rank, sig in enumerate(order):
             cases = buckets[sig]
@@ -140,7 +142,9 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Campaigning):
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
             if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
-                self._more_programs(report, sig, cases, case.text, complete)
+                needs[sig] = self._more_programs(report, sig, cases, case.text, complete)
+        if "unmask" in self.config.search:  # the known buckets' members too: what they hide is new
+            self.unmask(report, {sig: every[sig] for sig in order + [s for s in every if s not in buckets]}, needs)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report

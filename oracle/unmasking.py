@@ -1,0 +1,109 @@
+"""Oracle mode, unmasking (the search's `unmask`, docs/ORACLE.md, The search): a bug that fires
+first hides the bugs behind it — a program that shows two bugs gives the answer of the one
+that fires first, so the other is never a bucket of its own, however many programs have it.
+After the buckets are shrunk, members of each bucket are rewritten by an equivalence of the
+calculus at one site at a time (equivalence modulo inputs, Le et al., PLDI 2014): a `let`
+written as the applied λ it means, an applied λ as a `let`, the operands of a commutative
+`+` or `*` swapped. A rewriting that dodges the first bug's trigger, and keeps the rest, may
+show what it hid: a rewritten member that fails with a signature the run has not met is a new
+bucket, reduced on its own. The rewriting is only a way to reach programs: whatever it gives
+is judged against goi's own run of that very program, so it raises no false alarm."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from goi import api
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+from goi.semantics.types import F
+
+from .cases import CATCH_ALL, MAX_BUCKETS, UNMASK_CALLS, Report, Shrunk
+from .classification import ACCEPTS_INVALID, AGREE, HANG
+from .notations import ReadError
+
+COMMUTATIVE = ("+", "*")
+
+
+def equivalents(term: S.Term) -> Iterator[tuple[str, str, S.Term]]:
+    """The programs equal to `term` by one equivalence at one site, outermost site first:
+    (the construct rewritten, as steering.features names it; what was done; the program)."""
+    def at(t: S.Term, rebuild) -> Iterator[tuple[str, str, S.Term]]:
+        if isinstance(t, S.Let):
+            yield "let", "a let written as an applied λ", rebuild(S.App(S.Lam(t.var, t.annot, t.body), t.bound))
+        if isinstance(t, S.App) and isinstance(t.fun, S.Lam):
+            yield "app", "an applied λ written as a let", rebuild(S.Let(t.fun.var, t.fun.annot, t.arg, t.fun.body))
+        if isinstance(t, S.BinOp) and t.op in COMMUTATIVE:
+            yield t.op, f"the operands of {t.op} swapped", rebuild(S.BinOp(t.op, t.right, t.left))
+        for i, child in enumerate(S.subterms(t)):
+            yield from at(child, lambda new, t=t, i=i: rebuild(S.with_child(t, i, new)))
+
+    yield from at(term, lambda new: new)
+
+
+class Unmasking:
+    """Members of the buckets rewritten, for the bugs their first bug hides."""
+
+    def unmask(self, report: Report, buckets: dict, needs: dict) -> None:
+        """For each bucket (`buckets`: signature -> its members; hangs and accepted ill-typed
+        programs excepted: a hang's try costs the timeout), its members rewritten
+        (`equivalents`), the sites of what the bucket's minimal program needs (`needs`:
+        signature -> features, or None) first, at most UNMASK_CALLS calls a bucket; a rewriting
+        that fails with a signature neither met nor known is reduced and listed as a bucket."""
+        for sig, cases in buckets.items():
+            if cases[0].klass in (HANG, ACCEPTS_INVALID) or sig == CATCH_ALL and len(cases) < 2:
+                continue
+            budget = [UNMASK_CALLS]
+            need = needs.get(sig)
+            members = sorted(range(len(cases)), key=lambda i: (-self._beyond(cases[i].text, need), i))
+            for i in members:
+                if budget[0] <= 0 or len(report.shrunk) >= MAX_BUCKETS:
+                    break
+                self._unmask_member(report, sig, cases[i], need, budget)
+
+    def _beyond(self, text: str, need: Optional[frozenset]) -> int:
+        """How many constructs a member has beyond what its bucket's bug needs."""
+        have = self._features(text)
+        return 0 if have is None else len(have - (need or frozenset()))
+
+    def _unmask_member(self, report: Report, sig: str, member, need: Optional[frozenset], budget: list) -> None:
+        try:
+            term = self._term(member.text)
+        except (GoiError, ReadError):
+            return
+        variants = list(equivalents(term))
+        if need:  # the sites of what the bucket's bug needs first: rewriting them may dodge it
+            variants.sort(key=lambda v: v[0] not in need)
+        for _, what, variant in variants:
+            if budget[0] <= 0:
+                return
+            text = self._well_typed_text(variant)
+            if text is None or text in self.cache:
+                continue
+            budget[0] -= 1
+            case = self.classify(text, origin="rewritten")
+            if case is None or case.klass in (AGREE, HANG, ACCEPTS_INVALID):
+                continue  # agreeing, or a hang (whose reduction costs the timeout a try): no new bucket
+            new = case.signature
+            if new == sig or new in report.known_signatures or new in report.shrunk or new in self._met(report):
+                continue
+            reduced, seconds, calls, minimal = self.reduce_within_budget(case, new)
+            report.shrunk[new] = Shrunk(reduced, report.cases.index(member), 1, member.seconds, seconds, calls,
+                                        minimal, new, case, unmasked=(sig, what))
+            if len(report.shrunk) >= MAX_BUCKETS:
+                return
+
+    def _well_typed_text(self, term: S.Term) -> Optional[str]:
+        """The rewritten program's text, if it is still a closed program of type F that the
+        notation can write (an annotation the notation dropped may now be missing)."""
+        try:
+            if api.judge(term).type != F:
+                return None
+        except GoiError:
+            return None
+        return self.text_of(term)
+
+    @staticmethod
+    def _met(report: Report) -> set:
+        """The signatures of the survey's buckets."""
+        return {case.signature for case in report.cases if case.klass != AGREE}

@@ -110,11 +110,13 @@ def _glued_numbers(term: S.Term, text: str) -> None:
 def _lark() -> Lark:
     """The LALR parser, which calls the AST builder (`_ToAst`) at each reduction: no parse
     tree is built and walked afterwards (that was half of the front end's time on small
-    programs), and nothing recurses, however deep the nesting."""
+    programs), and nothing recurses, however deep the nesting. Its tables are kept between
+    runs (parser_cache.py)."""
+    from .parser_cache import cached_lark
+
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
+    return cached_lark(
         grammar,
-        parser="lalr",
         lexer="contextual",
         maybe_placeholders=True,
         lexer_callbacks={"VAR": _reserve_keywords},

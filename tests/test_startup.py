@@ -69,3 +69,39 @@ def test_import_goi_loads_no_check_module_and_no_heavy_library():
                           capture_output=True, text=True, timeout=600, check=True)
     modules = set(json.loads(done.stdout))
     assert offending(modules) == [] and not modules & check_modules()
+
+
+def test_the_grammar_tables_are_kept_between_runs_and_a_bad_cache_costs_nothing_but_time(tmp_path):
+    """The parser's LALR tables are written once to the cache directory and loaded after (the
+    file is not rewritten: it loaded); a corrupt file is analysed again and replaced, a
+    directory that cannot be made or an empty GOI_CACHE_DIR means no cache — every time the
+    same answer and nothing on standard error."""
+    import os
+
+    def goi_run(cache, **more) -> subprocess.CompletedProcess:
+        env = {**os.environ, "GOI_CACHE_DIR": str(cache), **more}
+        done = subprocess.run([sys.executable, "-m", "goi", "run", "-e", "let x = 1 in x + 2"], capture_output=True,
+                              text=True, timeout=600, env=env)
+        assert done.returncode == 0 and "value: 3" in done.stdout and done.stderr == "", done
+        return done
+
+    cache = tmp_path / "cache"
+    goi_run(cache)
+    (table,) = cache.iterdir()
+    stamp = table.stat().st_mtime_ns
+    os.utime(table, ns=(stamp - 10**9, stamp - 10**9))  # a rewrite would move it on
+    goi_run(cache)
+    assert table.stat().st_mtime_ns == stamp - 10**9  # loaded, not analysed again
+    table.write_bytes(b"not a table\n")
+    goi_run(cache)
+    assert table.stat().st_size > 1000  # replaced by a table
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    goi_run(blocked / "cache")  # cannot be made
+    goi_run("", XDG_CACHE_HOME=str(tmp_path / "xdg"))  # empty: none, not the user's cache directory
+    assert not (tmp_path / "xdg").exists()
+    # unset: the user's cache directory, (XDG_CACHE_HOME)/goi
+    env = {k: v for k, v in os.environ.items() if k != "GOI_CACHE_DIR"}
+    done = subprocess.run([sys.executable, "-m", "goi", "run", "-e", "2"], capture_output=True, text=True, timeout=600,
+                          env={**env, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert done.returncode == 0 and [p.parent.name for p in (tmp_path / "xdg").rglob("*.cache")] == ["goi"]

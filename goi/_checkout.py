@@ -5,8 +5,6 @@ as an editable install does. Installed (a wheel, or `pip install -e .`), it does
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -16,7 +14,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-class CheckoutFinder(importlib.abc.MetaPathFinder):
+class CheckoutFinder:
+    """A meta path finder (importlib.abc.MetaPathFinder's protocol: `find_spec`; the ABC itself
+    and importlib.util are not imported by every command, only by a checkout's first import)."""
+
     def __init__(self, mapping: dict[str, Path]):
         self.mapping = mapping
 
@@ -24,6 +25,9 @@ class CheckoutFinder(importlib.abc.MetaPathFinder):
         folder = self.mapping.get(fullname)
         if folder is None:
             return None
+        import importlib.machinery
+        import importlib.util
+
         init = folder / "__init__.py"
         if init.is_file():
             return importlib.util.spec_from_file_location(fullname, init, submodule_search_locations=[str(folder)])

@@ -47,9 +47,11 @@ class Unmasking:
     def unmask(self, report: Report, buckets: dict, needs: dict) -> None:
         """For each bucket (`buckets`: signature -> its members; hangs and accepted ill-typed
         programs excepted: a hang's try costs the timeout), its members rewritten
-        (`equivalents`), the sites of what the bucket's minimal program needs (`needs`:
-        signature -> features, or None) first, at most UNMASK_CALLS calls a bucket; a rewriting
-        that fails with a signature neither met nor known is reduced and listed as a bucket."""
+        (`equivalents`) at the sites of what the bucket's minimal program needs (`needs`:
+        signature -> features; None: unknown, every site) — a bug that needs only a `-` is
+        never dodged by a rewriting, and its members cost no call — at most UNMASK_CALLS calls
+        a bucket; a rewriting that fails with a signature neither met nor known is reduced and
+        listed as a bucket."""
         for sig, cases in buckets.items():
             if cases[0].klass in (HANG, ACCEPTS_INVALID) or sig == CATCH_ALL and len(cases) < 2:
                 continue
@@ -72,8 +74,8 @@ class Unmasking:
         except (GoiError, ReadError):
             return
         variants = list(equivalents(term))
-        if need:  # the sites of what the bucket's bug needs first: rewriting them may dodge it
-            variants.sort(key=lambda v: v[0] not in need)
+        if need:  # only the sites of what the bucket's bug needs: rewriting anything else leaves
+            variants = [v for v in variants if v[0] in need]  # its trigger as it was
         for _, what, variant in variants:
             if budget[0] <= 0:
                 return

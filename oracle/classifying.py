@@ -41,6 +41,8 @@ class Classifying:
         except Inexpressible:
             return None
         self.terms[printed.text] = printed.term
+        if judgement is not None and printed.term == term and printed.text not in self.expectations:
+            self.judgements[printed.text] = judgement  # the same program: expected() need not type it again
         return printed.text
 
     def _printed(self, term: S.Term) -> Optional[str]:
@@ -81,7 +83,7 @@ class Classifying:
 
     def _expected(self, text: str) -> tuple[object, int, dict, bool]:
         try:
-            judgement = api.judge(self._term(text))
+            judgement = self.judgements.pop(text, None) or api.judge(self._term(text))
         except GoiError as exc:
             return f"ill-typed: {exc.message}", 0, {}, False
         except ReadError as exc:

@@ -95,6 +95,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
         self.stage_counts: list[int] = []  # the programs each stage of the survey drew (SCHEDULE, carried over)
         self.annotations = "no-annotations" not in fr
         self.terms: dict[str, S.Term] = {}  # each printed text's term (what it reads as; the printer's term)
+        self.judgements: dict = {}  # text -> the judgement text_of made, when the text reads as the term judged
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
         self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
         self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)

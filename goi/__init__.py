@@ -18,27 +18,50 @@ from . import _checkout
 
 _checkout.install()  # from a checkout never installed: goi.semantics & co. are the sibling folders
 
-from .api import (  # noqa: E402
-    DEFAULT_MAX_DIGITS,
-    DEFAULT_MAX_NODES,
-    DEFAULT_MAX_STEPS,
-    Execution,
-    Program,
-    Result,
-    Value,
-    check,
-    equivalent,
-    prepare,
-    run,
-    symbolic_run,
-)
-from .semantics.checks import InvariantViolation
-from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError
-from .semantics.typecheck import Judgement
+from typing import TYPE_CHECKING  # noqa: E402
 
+from .semantics.errors import GoiError, LimitError, ParseError, ReadError, TypeCheckError  # noqa: E402
+
+if TYPE_CHECKING:
+    from .api import (
+        DEFAULT_MAX_DIGITS,
+        DEFAULT_MAX_NODES,
+        DEFAULT_MAX_STEPS,
+        Execution,
+        Program,
+        Result,
+        Value,
+        check,
+        equivalent,
+        prepare,
+        run,
+        symbolic_run,
+    )
+    from .semantics.checks import InvariantViolation
+    from .semantics.typecheck import Judgement
+
+# The public API (goi.api, and through it the machine, the rules and the checks' base) is
+# imported on first use, so that `goi --help`, a command that only parses, or a wrapper that
+# imports goi for its errors does not load the machine (about 90 ms).
+_API = ("DEFAULT_MAX_DIGITS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_STEPS", "Execution", "Program", "Result", "Value",
+        "check", "equivalent", "prepare", "run", "symbolic_run")
 
 
 def __getattr__(name: str):
+    if name in _API:
+        from . import api
+
+        value = getattr(api, name)
+        globals()[name] = value  # found directly from now on
+        return value
+    if name == "InvariantViolation":
+        from .semantics.checks import InvariantViolation
+
+        return InvariantViolation
+    if name == "Judgement":
+        from .semantics.typecheck import Judgement
+
+        return Judgement
     # goi.strategies imports Hypothesis (0.15 s): loaded on first use, so `import goi` and
     # the `goi` command start fast (an implementation wrapper run once per program, say).
     if name in ("strategies", "enumerate"):

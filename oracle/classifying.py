@@ -23,16 +23,20 @@ from .classification import ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VA
 class Classifying:
     """Printing a program, goi's expected outcome, the class of an answer."""
 
-    def text_of(self, term: S.Term) -> Optional[str]:
+    def text_of(self, term: S.Term, of_type=None) -> Optional[str]:
         """The program in the target's notation; None if it cannot be written there or our
-        own front end does not accept what was written (annotations dropped)."""
+        own front end does not accept what was written (annotations dropped). With `of_type`
+        (a reduction's or a rewriting's candidate), also None unless it is well typed of that
+        type (programs are closed terms of type F)."""
         c = self.config
         try:
             judgement = api.judge(term)
         except GoiError:
             judgement = None
-            if not c.ill_typed:
+            if not c.ill_typed or of_type is not None:
                 return None
+        if of_type is not None and judgement.type != of_type:
+            return None
         if c.printer is not None:
             return self._printed(term)
         try:  # an ill-typed program (--ill-typed) has no types: its operators are written as they are

@@ -10,7 +10,6 @@ from typing import Optional
 
 from hypothesis import given, reject, seed
 
-from goi import api
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.types import F
@@ -104,13 +103,8 @@ class Shrinking:
             return case, False
 
         def text_of(candidate: S.Term) -> Optional[str]:
-            if case.klass != ACCEPTS_INVALID:  # an ill-typed program stays ill-typed (keep decides)
-                try:
-                    if api.judge(candidate).type != F:
-                        return None  # programs are closed terms of type F
-                except GoiError:
-                    return None
-            return self.text_of(candidate)
+            # a closed program of type F; an ill-typed program stays ill-typed (keep decides)
+            return self.text_of(candidate, of_type=None if case.klass == ACCEPTS_INVALID else F)
 
         def keep(text: str) -> Optional[bool]:
             smaller = self.classify(text)

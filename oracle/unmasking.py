@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from goi import api
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.types import F
@@ -45,8 +44,8 @@ class Unmasking:
     """Members of the buckets rewritten, for the bugs their first bug hides."""
 
     def unmask(self, report: Report, buckets: dict, needs: dict) -> None:
-        """For each bucket (`buckets`: signature -> its members; hangs and accepted ill-typed
-        programs excepted: a hang's try costs the timeout), its members rewritten
+        """For each bucket (`buckets`: every bucket of the survey, signature -> its members: a
+        signature among them is not new; hangs and accepted ill-typed programs excepted: a hang's try costs the timeout), its members rewritten
         (`equivalents`) at the sites of what the bucket's minimal program needs (`needs`:
         signature -> features; None: unknown, every site) — a bug that needs only a `-` is
         never dodged by a rewriting, and its members cost no call — at most UNMASK_CALLS calls
@@ -61,14 +60,15 @@ class Unmasking:
             for i in members:
                 if budget[0] <= 0 or len(report.shrunk) >= MAX_BUCKETS:
                     break
-                self._unmask_member(report, sig, cases[i], need, budget)
+                self._unmask_member(report, sig, cases[i], need, budget, buckets)
 
     def _beyond(self, text: str, need: Optional[frozenset]) -> int:
         """How many constructs a member has beyond what its bucket's bug needs."""
         have = self._features(text)
         return 0 if have is None else len(have - (need or frozenset()))
 
-    def _unmask_member(self, report: Report, sig: str, member, need: Optional[frozenset], budget: list) -> None:
+    def _unmask_member(self, report: Report, sig: str, member, need: Optional[frozenset], budget: list,
+                       met: dict) -> None:
         try:
             term = self._term(member.text)
         except (GoiError, ReadError):
@@ -79,7 +79,7 @@ class Unmasking:
         for _, what, variant in variants:
             if budget[0] <= 0:
                 return
-            text = self._well_typed_text(variant)
+            text = self.text_of(variant, of_type=F)  # an annotation the notation dropped may now be missing
             if text is None or text in self.cache:
                 continue
             budget[0] -= 1
@@ -87,25 +87,10 @@ class Unmasking:
             if case is None or case.klass in (AGREE, HANG, ACCEPTS_INVALID):
                 continue  # agreeing, or a hang (whose reduction costs the timeout a try): no new bucket
             new = case.signature
-            if new == sig or new in report.known_signatures or new in report.shrunk or new in self._met(report):
+            if new == sig or new in report.known_signatures or new in report.shrunk or new in met:
                 continue
             reduced, seconds, calls, minimal = self.reduce_within_budget(case, new)
             report.shrunk[new] = Shrunk(reduced, report.cases.index(member), 1, member.seconds, seconds, calls,
                                         minimal, new, case, unmasked=(sig, what))
             if len(report.shrunk) >= MAX_BUCKETS:
                 return
-
-    def _well_typed_text(self, term: S.Term) -> Optional[str]:
-        """The rewritten program's text, if it is still a closed program of type F that the
-        notation can write (an annotation the notation dropped may now be missing)."""
-        try:
-            if api.judge(term).type != F:
-                return None
-        except GoiError:
-            return None
-        return self.text_of(term)
-
-    @staticmethod
-    def _met(report: Report) -> set:
-        """The signatures of the survey's buckets."""
-        return {case.signature for case in report.cases if case.klass != AGREE}

@@ -151,20 +151,20 @@ def summary_lines(report, replay_for=None) -> list[str]:
         elif report.config.shards is not None:
             where = f"{s.count} of the shards' programs, the first from {s.first.origin if s.first else '?'}"
             how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
-                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+                   + _minimality(s))
         elif s.unmasked is not None:
             where = (f"hidden behind bucket {s.unmasked[0]!r}: its member, the {s.found_after + 1}th of the survey, "
                      f"with {s.unmasked[1]} fails so; reduced on its own")
-            how = ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal")
+            how = _minimality(s)
         elif sig != s.signature:
             where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "
                      f"{s.found_after + 1}th of the survey, reduced on its own: perhaps another bug")
-            how = ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal")
+            how = _minimality(s)
         elif not s.shrunk:
             how = "not shrunk: more buckets than the run shrinks"
         else:
             how = (f"shrunk in {s.shrink_seconds:.1f} s with {s.calls} calls; "
-                   + ("1-minimal" if s.complete else "shrink budget reached: not known to be minimal"))
+                   + _minimality(s))
         lines += [
             f"[{n}] {sig.upper() if ': ' not in sig else sig.partition(': ')[0].upper() + ': ' + sig.partition(': ')[2]}",
             f"  ({where}; {how})",
@@ -177,6 +177,10 @@ def summary_lines(report, replay_for=None) -> list[str]:
     if not report.failures:
         lines.append("no disagreement found")
     return lines
+
+
+def _minimality(s) -> str:
+    return "1-minimal" if s.complete else "shrink budget reached: not known to be minimal"
 
 
 def expected_text(case) -> str:

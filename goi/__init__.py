@@ -43,25 +43,19 @@ if TYPE_CHECKING:
 # The public API (goi.api, and through it the machine, the rules and the checks' base) is
 # imported on first use, so that `goi --help`, a command that only parses, or a wrapper that
 # imports goi for its errors does not load the machine (about 90 ms).
-_API = ("DEFAULT_MAX_DIGITS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_STEPS", "Execution", "Program", "Result", "Value",
-        "check", "equivalent", "prepare", "run", "symbolic_run")
+_LAZY = {**{name: ".api" for name in ("DEFAULT_MAX_DIGITS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_STEPS", "Execution",
+                                        "Program", "Result", "Value", "check", "equivalent", "prepare", "run",
+                                        "symbolic_run")},
+         "InvariantViolation": ".semantics.checks", "Judgement": ".semantics.typecheck"}
 
 
 def __getattr__(name: str):
-    if name in _API:
-        from . import api
+    if name in _LAZY:
+        import importlib
 
-        value = getattr(api, name)
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
         globals()[name] = value  # found directly from now on
         return value
-    if name == "InvariantViolation":
-        from .semantics.checks import InvariantViolation
-
-        return InvariantViolation
-    if name == "Judgement":
-        from .semantics.typecheck import Judgement
-
-        return Judgement
     # goi.strategies imports Hypothesis (0.15 s): loaded on first use, so `import goi` and
     # the `goi` command start fast (an implementation wrapper run once per program, say).
     if name in ("strategies", "enumerate"):

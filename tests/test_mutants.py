@@ -246,6 +246,17 @@ def test_determinism_catches_an_order_dependent_absorption():
     assert v.check == "determinism" and v.rule == "pass.bang.up" and "different state" in v.message
 
 
+def test_determinism_in_sampled_mode_catches_an_order_dependent_absorption():
+    """Sampled mode explores a due phase by four orders (the first, the last, two random),
+    not depth-first: the first and the last absorb the doors in opposite orders."""
+    text = "let a = 1 in let b = 2 in let c = 3 in (λu. u) (a + b + c)"
+    with mutated("box.absorb", absorption_forgets_the_doors_after_the_first):
+        outcome, monitor = run_checked(text, ["determinism"], check_mode="sampled")
+    assert outcome.status == "violation", f"the mutant was not caught: {outcome.status} {outcome.value}"
+    (check,) = monitor.checks
+    assert monitor.violation.check == "determinism" and check.explored <= 4
+
+
 # ---- alpha-equivalence ------------------------------------------------------------------
 
 def vector_constant_reads_its_name(m, node, port):

@@ -27,9 +27,14 @@ that found it larger) and `determinism_paths` random orders (seeded, reproducibl
 depth-first ones are kept as evidence, at no cost.
 Phases with a single order are skipped. With `check_mode="sampled"`, ?-phases numbered
 1..16 and then powers of two are due, and a due phase with no choice passes its
-turn to the next phase that has one; other phases cost nothing. Cost: up to
-2 × determinism_paths × (phase length + size of the region) per explored phase, twice
-when the orders touch different elements.
+turn to the next phase that has one; other phases cost nothing. A due phase is then explored
+by at most SAMPLED_ORDERS orders, not depth-first (whose first orders differ only in their
+last choices): the first order (option 0 at every choice), the last (the last option at
+every choice — so two rewrites that stay enabled until one of them is taken are taken in
+both relative orders by these two), and seeded random ones; a phase with two orders is so
+covered whole, and counts as explored exhaustively. Cost: up to
+2 × determinism_paths × (phase length + size of the region) per explored phase (sampled:
+SAMPLED_ORDERS × …), twice when the orders touch different elements.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ import random
 
 from ..trial import Trial
 from .base import Check, declare
+
+
+SAMPLED_ORDERS = 4  # orders of a due phase in check mode sampled: the first, the last, two random
 
 
 def _ends_phase(machine, rule_id: str) -> bool:
@@ -114,9 +122,10 @@ class Determinism(Check):
         if self._collector is not None:  # the trial's collections are undone with it
             self._collector.counts = self._saved_counts
 
-    def _order(self, machine, choices: list, sample: bool, region=None):
+    def _order(self, machine, choices: list, sample, region=None):
         """In a trial from the current state (S): take choices[k] at the k-th state with a
-        choice (0 past the given ones, or a random one when sampling) until box.close, and
+        choice (past the given ones: 0, or when `sample` is True a random one, when it is
+        "last" the last option) until box.close, and
         describe the end state on what the order touched (or on `region` and the order's new
         elements). Returns (options per choice, old elements touched, description)."""
         from ..compare import canonical_region
@@ -134,7 +143,7 @@ class Determinism(Check):
                     if k < len(choices):
                         i = choices[k]
                     else:
-                        i = self.rng.randrange(len(options)) if sample else 0
+                        i = len(options) - 1 if sample == "last" else self.rng.randrange(len(options)) if sample else 0
                         choices.append(i)
                     counts.append(len(options))
                     k += 1
@@ -153,7 +162,13 @@ class Determinism(Check):
         Each end state is described on what its order touched; if the orders touched
         different elements of S, all are described again on the union."""
         self.phases += 1
-        runs = []  # (choices, old touched, description)
+        runs: list = []  # (choices, old touched, description)
+        (self._sample if self.mode == "sampled" else self._depth_first)(machine, runs)
+        self._compare(machine, runs)
+
+    def _depth_first(self, machine, runs: list) -> None:
+        """Every order, depth-first, while they number at most `determinism_paths`; past
+        that, those and as many random ones."""
         choices: list = []
         while True:
             counts, old, described = self._order(machine, choices, sample=False)
@@ -162,15 +177,36 @@ class Determinism(Check):
             while k >= 0 and choices[k] + 1 >= counts[k]:
                 k -= 1
             if k < 0:
-                break
+                return
             if len(runs) >= self.limit:  # more orders than that: these, and random ones
                 self.sampled_phases += 1
                 for _ in range(self.limit):
                     sampled: list = []
                     _counts, old, described = self._order(machine, sampled, sample=True)
                     runs.append((sampled, old, described))
-                break
+                return
             choices = choices[:k] + [choices[k] + 1]
+
+    def _sample(self, machine, runs: list) -> None:
+        """Check mode sampled: the first order, the last, and random ones (SAMPLED_ORDERS in
+        all); a phase whose first order has a single choice of two options is two orders,
+        both taken: explored whole."""
+        counts, old, described = self._order(machine, first := [], sample=False)
+        runs.append((first, old, described))
+        last: list = []
+        _counts, old, described = self._order(machine, last, sample="last")
+        runs.append((last, old, described))
+        if counts == [2] and last == [1]:
+            return
+        self.sampled_phases += 1
+        for _ in range(SAMPLED_ORDERS - 2):
+            sampled: list = []
+            _counts, old, described = self._order(machine, sampled, sample=True)
+            runs.append((sampled, old, described))
+
+    def _compare(self, machine, runs: list) -> None:
+        """All the orders' end states are one state (each described on what it touched; all
+        described again on the union when they touched different elements of S)."""
         self.explored += len(runs)
         if any(old != runs[0][1] for _c, old, _d in runs):
             region = set().union(*(old for _c, old, _d in runs))

@@ -35,7 +35,7 @@ def rules_table() -> str:
         else:
             at = "a node with no input"
         attributes = [name for name, on in (("keeps the graph", not r.changes_graph), ("administrative", r.administrative),
-                                            ("removes a box", r.removes_box)) if on]
+                                            ("removes a box", r.removes_box), ("reads values", r.reads_values)) if on]
         if r.sets_flag:
             attributes.append(f"raises {r.sets_flag}")
         if r.feature:
@@ -69,10 +69,10 @@ def rule_entries(module: str) -> str:
 def checks_table() -> str:
     from .semantics.checks import registry, summary
 
-    rows = ["| check | implements | what it checks | module |", "|---|---|---|---|"]
+    rows = ["| check | implements | what it checks | values | module |", "|---|---|---|---|---|"]
     for name, cls in registry().items():
         module = cls.__module__.rsplit(".", 1)[-1]
-        rows.append(f"| `{name}` | {cls.implements} | {summary(cls)} | `{module}.py` |")
+        rows.append(f"| `{name}` | {cls.implements} | {summary(cls)} | {cls.values} | `{module}.py` |")
     return "\n".join(rows)
 
 

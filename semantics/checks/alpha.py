@@ -22,6 +22,7 @@ class AlphaEquivalence(Check):
     name = "alpha"
     order = 70
     implements = "Prop. A.1 \"alpha-equivalence of graph states\""
+    values = "compares: the two runs' outcomes and values, and the final states' constants"
 
     def initial(self, machine) -> None:
         from ..gc import mirror

@@ -12,14 +12,24 @@ from ..rules import PASS
 def declare(cls):
     """Declare a check: its class gives `name` (for --check), `order` (its place in `all`:
     a check may presuppose what an earlier one guarantees), `implements` (the paper's
-    statements) and a docstring whose first line is its summary (help, docs, reports)."""
-    for attribute in ("name", "order", "implements"):
+    statements), `values` (whether its verdict reads the constants' values: "independent: why"
+    or "compares: what" — a shape's run speaks for every value only for the independent ones;
+    see docs/INVARIANTS.md, "Values") and a docstring whose first line is its summary (help,
+    docs, reports)."""
+    for attribute in ("name", "order", "implements", "values"):
         if attribute not in vars(cls):
             raise TypeError(f"check {cls.__name__} declares no {attribute}")
     if not (cls.__doc__ or "").strip():
         raise TypeError(f"check {cls.__name__} has no docstring (its summary)")
+    if not cls.values.startswith(("independent: ", "compares: ")):
+        raise TypeError(f"check {cls.__name__}: values is 'independent: why' or 'compares: what', not {cls.values!r}")
     cls.declared = True  # a CheckSet collects it from its module (semantics.checks); nothing is registered here
     return cls
+
+
+def value_independent(cls) -> bool:
+    """Does the check's verdict hold for every value of the constants when it holds for one?"""
+    return cls.values.startswith("independent: ")
 
 
 def summary(cls) -> str:

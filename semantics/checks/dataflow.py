@@ -22,6 +22,7 @@ class DataFlowShape(Check):
     name = "dataflow"
     order = 90
     implements = "Def. F.1 \"Data-flow graphs\"; Prop. F.2 \"Final graphs intensionally\""
+    values = "independent: the kinds of the nodes the final graph's root reaches"
 
     def at_end(self, machine, outcome) -> None:
         if outcome.status != "final":

@@ -60,6 +60,7 @@ class Determinism(Check):
     name = "determinism"
     order = 60
     implements = "Props. A.2 \"Determinism\", 4.5 / Cor. A.3 \"Determinism of execution\""
+    values = "compares: the orders' end states, constants' values included"
     options = ("determinism_paths", "determinism_seed", "check_mode")
 
     def __init__(self, determinism_paths: int = 24, determinism_seed: int = 0, check_mode: str = "exhaustive"):

@@ -256,6 +256,8 @@ class Form(GraphCheck):
     name = "form"
     order = 10
     implements = "Prop. 4.3 \"Form preservation\""
+    values = ("compares: each ¡-constant's value with its initial one (unchanged values); every other "
+              "condition reads kinds, arities, link types and boxes")
 
     def initial(self, machine) -> None:
         self.params = [(p, p.outs[0].dst.data) for p in machine.graph.params]

@@ -39,6 +39,7 @@ class GCBisimulation(Check):
     name = "gc"
     order = 100
     implements = "Prop. 7.6 \"Garbage collection\" (a bisimulation)"
+    values = "compares: the two runs' outcomes and values, and the computation stacks at their passes"
 
     def initial(self, machine) -> None:
         from ..gc import Collector, has_collector

@@ -561,6 +561,7 @@ class GraphCriterion(GraphCheck):
     name = "graph"
     order = 30
     implements = "Defs. 4.2 \"Box-reachability\", B.6 \"Covering links\", B.7 \"Graph criterion\"; Prop. B.8"
+    values = "independent: paths, boxes and covering links of the graph"
     reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):

@@ -277,6 +277,7 @@ class NameCriteria(GraphCheck):
     name = "names"
     order = 20
     implements = "Defs. B.1 \"Bound/free names\", B.2 \"Bound-name criterion\", B.4 \"Free-name criterion\"; Prop. B.5"
+    values = "independent: names, their binders and vector sizes (a vector's size is its shape)"
     reads_journal = False  # its index (checks.incremental) keeps its own
 
     def problems(self, machine):

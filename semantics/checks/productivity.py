@@ -17,6 +17,8 @@ class Productivity(Check):
     name = "productivity"
     order = 80
     implements = "Props. D.1 \"Productivity\", D.2 \"Safe termination\", D.3 \"Safe termination of programs\""
+    values = ("independent: a transition exists or not; no rule's guard, match or place reads a value "
+              "(the property parametricity checks it), only the field may stop a run (strict division, digits)")
 
     def at_end(self, machine, outcome) -> None:
         if outcome.status == "stuck":

@@ -59,6 +59,7 @@ class Stability(Check):
     name = "stability"
     order = 50
     implements = "Def. C.1 \"Stable executions/states\"; Props. C.4, C.7 \"Stability of executions\""
+    values = "compares: the state with its stable replay's, computation stacks (values) included"
     options = ("stability_mode",)
 
     def __init__(self, stability_mode: str = "sampled"):

@@ -54,6 +54,8 @@ class Validity(GraphCheck):
     name = "validity"
     order = 40
     implements = "Defs. B.9 \"Queries and answers\", B.10 \"Valid states\"; Props. B.11, B.12"
+    values = ("independent: the criteria as names and graph; the token condition reads the kind of the "
+              "top of the stack (a marker, a scalar, a vector of the right size), never a scalar's value")
     reads_journal = False  # its index (checks.incremental) keeps its own
     on_passes = True  # the token condition, after every transition
 

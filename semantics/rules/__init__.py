@@ -21,7 +21,7 @@ default `RuleSet`, `DEFAULT`. A machine runs the RuleSet it is given (`Machine(g
 rules=...)`, by default DEFAULT) and dispatches from its tables (`pass_candidate`,
 `redexes`), never from a list of IDs of its own; a variant semantics is another RuleSet
 (`DEFAULT.replace("rw.beta", apply=...)`, docs/API.md). Code outside this package asks a
-rule's attributes (`changes_graph`, `administrative`, `sets_flag`, `feature`) instead of
+rule's attributes (`changes_graph`, `administrative`, `sets_flag`, `feature`, `reads_values`) instead of
 naming it.
 
 Modules (their ORDER is the order of declaration):

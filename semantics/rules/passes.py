@@ -135,7 +135,7 @@ def _two_values_over_star(m) -> bool:
     return len(s) >= 3 and _is_value(s[-1]) and _is_value(s[-2]) and s[-3] is STAR
 
 
-@pass_rule("pass.op0.left.down", [G.OP0], DOWN, 0, _two_values_over_star, sets_flag="$0")
+@pass_rule("pass.op0.left.down", [G.OP0], DOWN, 0, _two_values_over_star, sets_flag="$0", reads_values=True)
 def op0_left_down(m, node, port):
     """Both operands' values X1, X2 are in: compute X1 $ X2, go down, raise the flag $0.
 

@@ -42,6 +42,11 @@ class Rule:
     changes_graph: bool = True  # False: never touches the graph (every pass; rewrites that only lower a flag)
     administrative: bool = False  # a pass the garbage-collected run need not mirror (Prop. GC bisimulation)
     sets_flag: Any = None  # the rewriting flag it raises, if any ("?" starts a ?-phase, "!" ends it)
+    # it computes with the field on values of the computation stack: the one place a run may
+    # depend on the constants' values (a strict division by zero ends it `undefined`, a number
+    # too long for --max-digits ends it `budget`); no rule's match, guard or place reads a value
+    # (properties/parametricity.py checks it)
+    reads_values: bool = False
     feature: str = ""  # the construct a run exercises when it fires (rule coverage)
     removes_box: bool = False  # gc: removes a box (the collector protects the token's boxes from it)
     entry: str = ""  # the catalogue entry: the docstring after its summary line

@@ -59,20 +59,50 @@ class Space:
     decoupling: bool = True
     signed: bool = True
     operators: tuple = ("+", "-", "*", "/")  # the scalar operators listed (with `division`: / too)
+    order: int = 1  # the argument types' order: 1 — F, F → F (and V_a); 2 — also (F → F) → F and F → F → F
 
     def provisional_constants(self) -> tuple:
         return tuple(c for c in self.provisionals if self.signed or c >= 0)
+
+    def describe(self, shapes: bool = False) -> str:
+        """The space in words (what an exhaustive verdict covers): the constructs, the
+        annotation types, the constants — or, for shapes, one placeholder of each kind."""
+        constructs = ["variables", "λ", "application", "let"]
+        if self.decoupling:
+            constructs.append("let-decoupling" + (" and decoupling values" if self.decoupling_values else ""))
+        ops = [op for op in ("+", "-", "*", "/") if op in self.operators and (op != "/" or self.division)]
+        if self.vector_ops:
+            ops += ["•", "⊞", "⊠"] + (["+^L", "*^L"] if self.iterated else [])
+        constructs.append(" ".join(ops))
+        if shapes:
+            constants = ("a placeholder for any rational constant" if self.constants else "no definitive constant") + (
+                ", one for any provisional constant" + ("" if self.signed else " ≥ 0")
+                if self.provisional_constants() else ", no provisional constant")
+        else:
+            shown = [_show(c) for c in self.constants] + ["{" + _show(c) + "}" for c in self.provisional_constants()]
+            constants = "the constants " + ", ".join(shown) if shown else "no constant"
+        types = "F, F → F" + (", (F → F) → F, F → F → F" if self.order >= 2 else "")
+        return (f"closed programs of type F built from {', '.join(constructs)}; λ, let and argument types {types} "
+                f"and V_a, models F and F → F; {constants}")
 
 
 Context = tuple  # ((name, type), …): the variables in scope, outermost first
 Names = tuple  # the vector names in scope
 
 
-def arg_types(names: Names) -> list[Type]:
-    return [F, FF] + [Vec(a) for a in names]
+ARG_TYPES = {1: (F, FF), 2: (F, FF, Arrow(FF, F), Arrow(F, FF))}  # by the space's `order`
+
+
+def arg_types(names: Names, order: int = 1) -> list[Type]:
+    """The types of an application's argument and of a `let`'s bound term."""
+    return [*ARG_TYPES[order], *(Vec(a) for a in names)]
 
 
 MODEL_TYPES = (F, FF)
+
+
+def _show(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
 
 
 def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -108,6 +138,8 @@ class Enumeration:
     def __init__(self, space: Space = Space(), max_table: int = MAX_TABLE):
         if not isinstance(space, Space):
             raise TypeError(f"space must be a goi.enumerate.Space, not {type(space).__name__}")
+        if space.order not in ARG_TYPES:
+            raise ValueError(f"the space's order is one of {', '.join(map(str, ARG_TYPES))}, not {space.order!r}")
         self.space = space
         self.max_table = _whole("max_table", max_table, 1)
         self._entries = 0
@@ -183,9 +215,9 @@ class Enumeration:
             return
         k = len(ctx)
         x = f"x{k}"
-        for a in arg_types(names):
+        for a in arg_types(names, sp.order):
             yield (lambda f, u: S.App(f, u)), [(ctx, names, Arrow(a, t)), (ctx, names, a)]
-        for a in arg_types(names):
+        for a in arg_types(names, sp.order):
             yield (lambda u, body, a=a, x=x: S.Let(x, a, u, body)), [(ctx, names, a), (ctx + ((x, a),), names, t)]
         if sp.decoupling:
             vec = f"a{len(names)}"

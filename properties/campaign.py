@@ -17,6 +17,30 @@ from goi.campaigns.runner import Shard, seed_shards, space_fields  # noqa: F401 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
 
+def covers(prop, shapes: bool) -> str:
+    """For which constants an exhaustive verdict of the property `prop` (a registry.Property)
+    holds: over shapes, any rational constants where its verdict reads no value (its own
+    `values`, or its checks' — docs/INVARIANTS.md "Values"), else the generic constants the
+    shapes ran at; over concrete programs, the constants listed."""
+    if not shapes:
+        return "the constants listed"
+    if prop.values == "independent":
+        return "any rational constants (total division)"
+    if prop.checks:
+        from goi.semantics.checks import default_checks
+        from goi.semantics.checks.base import value_independent
+
+        table = default_checks()
+        free = [c for c in prop.checks if value_independent(table[c])]
+        bound = [c for c in prop.checks if c not in free]
+        if not bound:
+            return "any rational constants (total division)"
+        return (f"any rational constants for {', '.join(free)} (total division), the generic constants of "
+                f"generators/shapes.py for {', '.join(bound)} (they compare values)") if free else \
+            "the generic constants of generators/shapes.py"
+    return "the generic constants of generators/shapes.py"
+
+
 def exhaustive_properties(names: Optional[Iterable[str]] = None) -> list[str]:
     """The properties an exhaustive run can check: those whose check takes a program (and the
     configuration) alone, every other argument defaulted."""
@@ -39,9 +63,11 @@ class PropsWork:
     names: tuple
     profile: str
     space: dict  # generators.enumerate.Space's fields
+    shapes: bool = False  # the space's programs are shapes: each runs at the generic values (generators/shapes.py)
 
     def __call__(self, shard: Shard) -> dict:
         from goi.generators.enumerate import Enumeration, Space
+        from goi.generators.shapes import assigned
         from goi.semantics.pretty import pretty
 
         from .profiles import config
@@ -56,6 +82,8 @@ class PropsWork:
         failures = []
         started = time.perf_counter()
         for index, term in zip(range(shard.start, shard.stop), enumeration.programs(shard.size, shard.start, shard.stop)):
+            if self.shapes:
+                term = assigned(term, "generic")
             for name in self.names:
                 try:
                     checks[name](term, cfg)

@@ -11,7 +11,8 @@ from .runner import run
 PER_TRANSITION = ["form", "validity", "stability", "productivity", "dataflow"]
 
 
-@declare("invariants", order=20, statement="the appendix's invariants (docs/INVARIANTS.md)", examples=programs_of)
+@declare("invariants", order=20, statement="the appendix's invariants (docs/INVARIANTS.md)", examples=programs_of,
+         checks=PER_TRANSITION)
 def invariants(term, config):
     """Every check of docs/INVARIANTS.md holds after every transition."""
     return run(term, "invariants", config, checks=PER_TRANSITION)[2]

@@ -35,6 +35,11 @@ class Property:
     check: Callable  # the property on one example: check(term, config, …) raises a Finding
     examples: Callable  # examples(config) -> a strategy of the check's other arguments, by name
     note: Optional[Callable] = None  # note(outcome) -> an event to count (hypothesis.event), or None
+    # "independent": its verdict on a program's shape at any constants is its verdict at every
+    # constants (it reads outcomes and the kinds of values, never a value: docs/INVARIANTS.md
+    # "Values"); "compares": it compares values, so a shape's run decides it at those values
+    values: str = "compares"
+    checks: tuple = ()  # the invariant checks it runs, if any: their own `values` say which of them read values
 
     def build(self, config) -> Callable:
         """The Hypothesis test of this property under `config` (no settings applied)."""
@@ -66,7 +71,8 @@ class UnknownProperty(ValueError):
     pass
 
 
-def declare(name: str, order: int, statement: str, examples: Callable, note: Optional[Callable] = None):
+def declare(name: str, order: int, statement: str, examples: Callable, note: Optional[Callable] = None,
+            values: str = "compares", checks: tuple = ()):
     """Declare `check` the property `name` (see the module's docstring); registers nothing: the
     suite collects the declarations from the modules of this package (properties.suite)."""
 
@@ -74,7 +80,9 @@ def declare(name: str, order: int, statement: str, examples: Callable, note: Opt
         summary = (check.__doc__ or "").strip().splitlines()
         if not summary:
             raise TypeError(f"property {name}: its check has no docstring (its summary)")
-        check.property = Property(name, order, statement, summary[0], check, examples, note)
+        if values not in ("independent", "compares"):
+            raise ValueError(f"property {name}: values is 'independent' or 'compares', not {values!r}")
+        check.property = Property(name, order, statement, summary[0], check, examples, note, values, tuple(checks))
         return check
 
     return register

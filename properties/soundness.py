@@ -12,7 +12,7 @@ from .registry import declare
 from .runner import Finding, run, show
 
 
-@declare("soundness", order=10, statement="Theorem 6.1 (soundness)", examples=programs_of)
+@declare("soundness", order=10, statement="Theorem 6.1 (soundness)", examples=programs_of, values="independent")
 def soundness(term, config) -> object:
     """A program's run ends in a final state holding a value of its type (never stuck)."""
     judgement, machine, outcome = run(term, "soundness", config, checks=["productivity"])

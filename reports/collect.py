@@ -232,7 +232,7 @@ def merge(reports: list) -> dict:
 def section_from(data: dict) -> tuple[str, dict]:
     """A further section of the report from another command's --json output: goi conjectures
     (goi.conjectures/1), goi oracle (goi.oracle/1 or /2), goi equiv (goi.equiv/1) or an
-    exhaustive goi props (goi.props/1 with `exhaustive`)."""
+    exhaustive goi props (goi.props/1 or /2 with `exhaustive`)."""
     schema = data.get("schema", "")
     if schema.startswith("goi.conjectures/"):
         rows = [[r["law"], r["expected"], r["verdict"] + (" (surprising)" if r["surprising"] else ""), r["instances"],
@@ -248,17 +248,24 @@ def section_from(data: dict) -> tuple[str, dict]:
                                            "counterexample"], "rows": rows}
     if schema.startswith("goi.props/") and data.get("exhaustive"):
         e = data["exhaustive"]
-        what = (f"all {e['programs']:,} programs of size ≤ {e['bound']}" if e["bound"] is not None
-                else f"program {e['index'][0]}:{e['index'][1]}")
+        unit = "shapes" if e.get("shapes") else "programs"  # goi.props/1 listed programs only
+        what = (f"all {e['programs']:,} {unit} of size ≤ {e['bound']}" if e["bound"] is not None
+                else f"{unit[:-1]} {e['index'][0]}:{e['index'][1]}")
         if e["programs"] < e["of"]:
-            what = f"{e['programs']:,} of the {e['of']:,} programs of size ≤ {e['bound']} (unfinished)"
-        rows = [[name, status, what, e["undecided"].get(name, 0)] for name, status in e["status"].items()]
+            what = f"{e['programs']:,} of the {e['of']:,} {unit} of size ≤ {e['bound']} (unfinished)"
+        covers = e.get("covers") or {}
+        rows = [[name, status, what + (f", for {covers[name]}" if covers.get(name) else ""), e["undecided"].get(name, 0)]
+                for name, status in e["status"].items()]
+        if e.get("space"):
+            over = e.get("programs_over_constants")
+            rows.append(["space", "", e["space"] + (f" ({e['programs']:,} shapes stand for the {over:,} programs over "
+                                                    f"the constants of --concrete)" if over else ""), ""])
         if e["first"]:
             f = e["first"]
             rows.append([f"smallest counterexample ({f['property']})", f"size {f['size']}, index {f['index']}",
                          f["program"], f["message"]])
-        return "exhaustive", {"title": f"Every program of size ≤ {e['bound']} ({data['profile']} checks; docs/CAMPAIGNS.md)"
-                              if e["bound"] is not None else "One enumerated program",
+        return "exhaustive", {"title": f"Every {unit[:-1]} of size ≤ {e['bound']} ({data['profile']} checks; docs/CAMPAIGNS.md)"
+                              if e["bound"] is not None else f"One enumerated {unit[:-1]}",
                               "headers": ["property", "verdict", "on", "undecided (budget)"], "rows": rows}
     if schema.startswith("goi.oracle/"):
         rows = [[k, n] for k, n in data["counts"].items()]

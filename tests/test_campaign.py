@@ -138,12 +138,29 @@ def test_a_campaign_on_two_localhost_workers_survives_one_killed(two_workers, tm
 
 
 def test_goi_props_exhaustive_states_its_bound_and_replays_by_index(capsys):
-    code = main(["props", "soundness", "--exhaustive", "3", "--profile", "ci"])
+    code = main(["props", "soundness", "--exhaustive", "3", "--profile", "ci", "--concrete"])
     out = capsys.readouterr().out
-    assert code == exitcodes.OK and "soundness      held    on all 160 programs of size ≤ 3" in out
-    assert main(["props", "soundness", "--index", "3:154", "--profile", "ci"]) == exitcodes.OK
+    assert code == exitcodes.OK and "soundness      held    on all 160 programs of size ≤ 3\n" in out
+    assert "space: closed programs of type F" in out and "the constants 0, 1, -1/2, {1}, {-1/2}" in out
+    assert main(["props", "soundness", "--index", "3:154", "--profile", "ci", "--concrete"]) == exitcodes.OK
     assert "program 3:154" in capsys.readouterr().out
-    assert main(["props", "soundness", "--index", "3:155"]) == exitcodes.USAGE  # there are 155
+    assert main(["props", "soundness", "--index", "3:155", "--concrete"]) == exitcodes.USAGE  # there are 155
+
+
+def test_goi_props_exhaustive_runs_shapes_and_says_for_which_constants_each_verdict_holds(capsys):
+    code = main(["props", "soundness", "invariants", "--exhaustive", "3", "--profile", "ci"])
+    out = capsys.readouterr().out
+    assert code == exitcodes.OK
+    assert "soundness      held    on all 28 shapes of size ≤ 3, for any rational constants (total division)" in out
+    # invariants: its value-independent checks cover every constant, the value-comparing ones the generic ones
+    assert ("invariants     held    on all 28 shapes of size ≤ 3, for any rational constants for validity, "
+            "productivity, dataflow (total division), the generic constants of generators/shapes.py for form, "
+            "stability (they compare values)") in out
+    assert "a placeholder for any rational constant" in out and "stand for the 160 programs over the constants" in out
+    assert main(["props", "soundness", "--index", "3:25", "--profile", "ci"]) == exitcodes.OK  # 26 shapes of size 3
+    assert "shape 3:25" in capsys.readouterr().out
+    assert main(["props", "soundness", "--index", "3:26"]) == exitcodes.USAGE
+    assert main(["props", "soundness", "--concrete"]) == exitcodes.USAGE  # --concrete is for --exhaustive
     assert main(["props", "contractions", "--exhaustive", "3"]) == exitcodes.USAGE  # takes a graph, not a program
     assert main(["props", "--exhaustive", "3", "--examples", "5"]) == exitcodes.USAGE
 
@@ -155,8 +172,17 @@ def test_goi_props_exhaustive_json(capsys):
     data = json.loads(capsys.readouterr().out)
     validate(data)
     run = data["exhaustive"]
-    assert code == exitcodes.OK and run["bound"] == 4 and run["programs"] == run["of"] == 325
+    assert code == exitcodes.OK and run["bound"] == 4 and run["programs"] == run["of"] == 58 and run["shapes"]
+    assert run["programs_over_constants"] == 325 and "placeholder" in run["space"]
+    assert run["covers"] == {"soundness": "any rational constants (total division)",
+                             "gc": "the generic constants of generators/shapes.py"}
     assert run["status"] == {"soundness": "held", "gc": "held"} and run["first"] is None
+    code = main(["props", "soundness", "--exhaustive", "4", "--profile", "ci", "--json", "--concrete"])
+    data = json.loads(capsys.readouterr().out)
+    validate(data)
+    run = data["exhaustive"]
+    assert code == exitcodes.OK and run["programs"] == run["of"] == 325 and not run["shapes"]
+    assert run["programs_over_constants"] is None and run["covers"] == {"soundness": "the constants listed"}
 
 
 def test_goi_oracle_exhaustive_gives_each_bucket_its_smallest_program(capsys, tmp_path):

@@ -51,7 +51,7 @@ def wait_for_records(path: Path, count: int, proc) -> None:
 
 def resumed_counts_once(path: Path):
     """A --resume after the fault: here, serially, every program once."""
-    again = goi("props", "soundness", "--exhaustive", "6", "--profile", "ci", "--checkpoint", str(path), "--resume")
+    again = goi("props", "soundness", "--concrete", "--exhaustive", "6", "--profile", "ci", "--checkpoint", str(path), "--resume")
     clean(again, exitcodes.OK)
     assert SIX in again.stdout
     keys = [json.loads(line)["shard"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
@@ -66,7 +66,7 @@ def resumed_counts_once(path: Path):
 ])
 def test_an_address_goi_cannot_use_is_a_cluster_error(address, says, tmp_path):
     path = tmp_path / "c.jsonl"
-    result = goi("props", "soundness", "--exhaustive", "4", "--profile", "ci", "--cluster", address,
+    result = goi("props", "soundness", "--concrete", "--exhaustive", "4", "--profile", "ci", "--cluster", address,
                  "--cluster-wait", "2", "--checkpoint", str(path))
     clean(result, exitcodes.UNAVAILABLE)
     assert says in result.stderr and address in result.stderr
@@ -100,7 +100,7 @@ def scheduler(tmp_path):
 
 def test_a_scheduler_without_workers_is_a_cluster_error(scheduler, tmp_path):
     address, _, _ = scheduler
-    result = goi("props", "soundness", "--exhaustive", "4", "--profile", "ci", "--cluster", address,
+    result = goi("props", "soundness", "--concrete", "--exhaustive", "4", "--profile", "ci", "--cluster", address,
                  "--cluster-wait", "2")
     clean(result, exitcodes.UNAVAILABLE)
     assert "no worker" in result.stderr
@@ -110,7 +110,7 @@ def test_a_scheduler_lost_mid_campaign_keeps_the_checkpoint_for_resume(scheduler
     address, procs, worker = scheduler
     worker()
     path = tmp_path / "c.jsonl"
-    proc = start("props", "soundness", "--exhaustive", "6", "--profile", "ci", "--cluster", address,
+    proc = start("props", "soundness", "--concrete", "--exhaustive", "6", "--profile", "ci", "--cluster", address,
                  "--checkpoint", str(path))
     wait_for_records(path, 3, proc)
     os.killpg(procs[0].pid, signal.SIGKILL)  # the scheduler dies
@@ -122,7 +122,7 @@ def test_a_scheduler_lost_mid_campaign_keeps_the_checkpoint_for_resume(scheduler
 
 def test_ctrl_c_on_a_local_cluster_campaign_is_one_message_and_resumes(tmp_path):
     path = tmp_path / "c.jsonl"
-    proc = start("props", "soundness", "--exhaustive", "6", "--profile", "ci", "--cluster", "local",
+    proc = start("props", "soundness", "--concrete", "--exhaustive", "6", "--profile", "ci", "--cluster", "local",
                  "--checkpoint", str(path))
     wait_for_records(path, 3, proc)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group, workers included
@@ -134,7 +134,7 @@ def test_ctrl_c_on_a_local_cluster_campaign_is_one_message_and_resumes(tmp_path)
 
 def test_ctrl_c_in_a_serial_campaign_exits_130_without_a_traceback(tmp_path):
     path = tmp_path / "c.jsonl"
-    proc = start("props", "soundness", "--exhaustive", "6", "--profile", "ci", "--checkpoint", str(path))
+    proc = start("props", "soundness", "--concrete", "--exhaustive", "6", "--profile", "ci", "--checkpoint", str(path))
     wait_for_records(path, 3, proc)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=300)

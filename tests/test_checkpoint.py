@@ -20,7 +20,8 @@ SUMMARY = f"soundness      held    on all {TOTAL} programs of size ≤ {BOUND}"
 
 
 def props(path, *more):
-    return main(["props", "soundness", "--exhaustive", str(BOUND), "--profile", "ci", "--checkpoint", str(path), *more])
+    return main(["props", "soundness", "--concrete", "--exhaustive", str(BOUND), "--profile", "ci", "--checkpoint",
+                 str(path), *more])
 
 
 @pytest.fixture
@@ -62,6 +63,16 @@ def test_a_head_that_is_not_this_campaigns_is_refused_whole(finished, capsys, he
     assert code == exitcodes.DATA, err
     assert "checkpoint" in err and str(finished) in err and "Traceback" not in err
     assert lines_of(finished) == [head] + before[1:]  # refused, not rewritten
+
+
+def test_a_checkpoint_of_programs_is_not_resumed_as_one_of_shapes(finished, capsys):
+    """The same bound over shapes is another campaign (its head says which): refused whole."""
+    before = lines_of(finished)
+    code = main(["props", "soundness", "--exhaustive", str(BOUND), "--profile", "ci", "--checkpoint", str(finished),
+                 "--resume"])
+    err = capsys.readouterr().err
+    assert code == exitcodes.DATA and "checkpoint" in err and "Traceback" not in err, err
+    assert lines_of(finished) == before
 
 
 # ---- records: each damaged one reported by line, never counted, its shard run again ---------

@@ -45,7 +45,7 @@ CASES = [
     (["run", "--trace", "-e", "let f @ p = {1} + {2} in f p"], exitcodes.OK, "goi.run/1"),
     (["run", "--max-steps", "5", "-e", "1 + 2 + 3"], exitcodes.BUDGET, "goi.run/1"),
     (["run", "--division", "strict", "-e", "1 / 0"], exitcodes.UNDEFINED, "goi.run/1"),
-    (["props", "soundness", "--profile", "ci", "--examples", "3"], exitcodes.OK, "goi.props/1"),
+    (["props", "soundness", "--profile", "ci", "--examples", "3"], exitcodes.OK, "goi.props/2"),
     (["test", str(PROGRAMS)], exitcodes.OK, "goi.test/1"),
     (["test", str(ROOT / "docs/examples")], exitcodes.OK, "goi.test/1"),
     (["parse", "-e", "(1"], exitcodes.BAD_INPUT, "goi.error/1"),

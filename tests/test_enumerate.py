@@ -13,6 +13,7 @@ import pytest
 
 from goi import api
 from goi.generators.enumerate import MODEL_TYPES, Enumeration, Space, arg_types, size
+from goi.generators.shapes import shape_space
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.types import F
@@ -32,7 +33,7 @@ def raw(space: Space, scope: tuple, names: tuple, n: int):
     k = len(scope)
     x, f, p, vec = f"x{k}", f"f{k}", f"p{k + 1}", f"a{len(names)}"
     # unary: λ and the decoupling value
-    for a in arg_types(names):
+    for a in arg_types(names, space.order):
         for body in raw(space, scope + (x,), names, n - 1):
             yield S.Lam(x, a, body)
     if space.decoupling and space.decoupling_values:
@@ -49,7 +50,7 @@ def raw(space: Space, scope: tuple, names: tuple, n: int):
             yield S.App(l, r)
             for op in ops:
                 yield S.BinOp(op, l, r)
-        for a in arg_types(names):
+        for a in arg_types(names, space.order):
             for u, body in product(lefts, raw(space, scope + (x,), names, right_size)):
                 yield S.Let(x, a, u, body)
         if space.decoupling:
@@ -87,7 +88,9 @@ def naive(space: Space, n: int) -> set:
 CASES = [(Space(), 4), (SMALL, 5), (Space(decoupling=False), 5), (Space(iterated=False, division=False), 4),
          (Space(decoupling_values=False, signed=False), 4), (Space(vector_ops=False), 4),
          (Space(constants=(Fraction(0), Fraction(1), Fraction(2)), provisionals=(), decoupling=False,
-                operators=("+",)), 5)]  # the smallest fragment: naturals and + (oracle --fragment)
+                operators=("+",)), 5),  # the smallest fragment: naturals and + (oracle --fragment)
+         (Space(order=2), 4),  # argument types (F → F) → F and F → F → F too
+         (shape_space(Space()), 5)]  # shapes: one placeholder constant of each kind
 
 
 @pytest.mark.parametrize("space,upto", CASES, ids=lambda v: repr(v) if isinstance(v, int) else "space")
@@ -114,6 +117,17 @@ def test_i_th_program_is_a_bijection_on_each_size_also_where_counts_are_large():
             assert size(term) == n and api.judge(term).type == F
     with pytest.raises(IndexError):
         enumeration.program(3, enumeration.count(3))
+
+
+def test_the_counts_of_shapes_and_of_the_second_order_space():
+    """The figures docs/CAMPAIGNS.md gives (sizes 1..8)."""
+    assert [Enumeration(shape_space(Space())).count(n) for n in range(1, 9)] == [2, 0, 26, 30, 740, 1951, 29355, 119889]
+    assert [Enumeration(Space(order=2)).count(n) for n in range(1, 7)] == [5, 0, 155, 215, 10105, 30641]
+    # the program the issue found outside the first-order space is in the second-order one
+    term = api.check("(λx0:(F -> F) -> F. 0) (λx0:F -> F. 0)").surface  # binders named by depth
+    assert term in set(Enumeration(Space(order=2)).programs(5)) and term not in set(Enumeration().programs(5))
+    with pytest.raises(ValueError, match="order"):
+        Enumeration(Space(order=3))
 
 
 def test_alpha_equivalent_programs_are_one():

@@ -212,9 +212,11 @@ def test_conjecture_oracle_and_equivalence_results_get_their_own_sections(ci_rep
     assert 'id="conjectures"' in html and 'id="equivalence"' in html and "distinct-left" in html and "q0 * q1" in html
     assert "<td>program 0</td><td>{1} * {1}</td>" in html and "<td>program 1</td><td>{1} + {1}</td>" in html
     assert 'id="oracle"' in html and "shrunk implementation-error" in html and "0 - 0" in html
-    assert 'id="exhaustive"' in html and "all 160 programs of size ≤ 3" in html  # the run states its bound
+    # the run states its bound, its space and for which constants it holds
+    assert 'id="exhaustive"' in html and "all 28 shapes of size ≤ 3, for any rational constants (total division)" in html
+    assert "a placeholder for any rational constant" in html and "stand for the 160 programs" in html
     md = (out / "report.md").read_text(encoding="utf-8")
-    assert "## Every program of size ≤ 3 (ci checks; docs/CAMPAIGNS.md)" in md
+    assert "## Every shape of size ≤ 3 (ci checks; docs/CAMPAIGNS.md)" in md
     assert "## Equivalence laws and conjectures" in md and "## Program equivalence" in md
     validate(json.loads((out / "report.json").read_text(encoding="utf-8")))
     assert main(["report", "--from", str(ci_report / "report.json"), "--include", str(ci_report / "report.json"),

@@ -70,17 +70,17 @@ def exhaustive_counts(enumeration, bound: int, limit: int = MAX_PROGRAMS) -> dic
     return counts
 
 
-def index_shard(enumeration, size: int, index: int) -> "Shard":
-    """The one-program shard of `--index SIZE:I`, or a clear refusal."""
+def index_shard(enumeration, size: int, index: int, unit: str = "program") -> "Shard":
+    """The one-program (or one-shape) shard of `--index SIZE:I`, or a clear refusal."""
     from goi.generators.enumerate import TooLarge
 
     try:
         total = enumeration.count(size)
     except TooLarge:
-        raise CampaignTooLarge(f"no program {index:,} of size {size:,}: that size is beyond reach (its programs "
+        raise CampaignTooLarge(f"no {unit} {index:,} of size {size:,}: that size is beyond reach (its {unit}s "
                                "cannot even be counted)") from None
     if index >= total:
-        raise IndexOutOfRange(f"no program {index:,} of size {size:,}: there are {total:,}")
+        raise IndexOutOfRange(f"no {unit} {index:,} of size {size:,}: there are {total:,}")
     return Shard(size, index, index + 1)
 
 
@@ -318,16 +318,17 @@ class Campaign:
     sample: Optional[Shard] = None  # a few of the programs, timed for the estimate (not counted)
     warn: Optional[Callable[[str], None]] = None
     wait: Optional[float] = None  # seconds to reach a scheduler and for a worker to join (CLUSTER_WAIT)
+    unit: str = "programs"  # what the shards hold ("shapes": programs with their constants left open)
 
     def plan(self) -> str:
         where = f" on {self.cluster}" if self.cluster else ""
-        line = f"[goi] {self.label}: {self.programs:,} programs in {len(self.shards):,} shards{where}"
+        line = f"[goi] {self.label}: {self.programs:,} {self.unit} in {len(self.shards):,} shards{where}"
         if self.sample is not None and self.sample.stop > self.sample.start:
             started = time.perf_counter()
             self.work(self.sample)
             each = (time.perf_counter() - started) / (self.sample.stop - self.sample.start)
             line += (f"; estimate: {_duration(each * self.programs)} of one core's time (timed on "
-                     f"{self.sample.stop - self.sample.start} programs of size {self.sample.size})")
+                     f"{self.sample.stop - self.sample.start} {self.unit} of size {self.sample.size})")
         return line
 
     def run(self, progress: Optional[Callable] = None) -> dict:

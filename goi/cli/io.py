@@ -18,7 +18,7 @@ from ..semantics.stack import interrupt_requested
 from .errors import UsageError
 
 SCHEMA_VERSION = 1
-VERSIONS = {"oracle": 2}  # commands whose output changed shape since version 1 (CHANGELOG.md)
+VERSIONS = {"oracle": 2, "props": 2}  # commands whose output changed shape since version 1 (CHANGELOG.md)
 
 
 def schema(command: str) -> str:

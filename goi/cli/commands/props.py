@@ -1,9 +1,11 @@
 """`goi props [PROPERTY ...] [--profile P] [--examples N] [--seed N] [--replay BLOB] [--json]`:
 the property suite (the tests pytest runs) on generated programs, with rule coverage.
 
-`goi props [PROPERTY ...] --exhaustive N [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]`:
-every property that takes a program, on every program of size ≤ N (generators/enumerate.py,
-properties/campaign.py); `--index SIZE:I` replays one of them."""
+`goi props [PROPERTY ...] --exhaustive N [--concrete] [--cluster local|ADDRESS] [--checkpoint FILE] [--resume]`:
+every property that takes a program, on every *shape* of size ≤ N — a program with its
+constants left open, run once at generic values (generators/shapes.py) — or, with
+`--concrete`, on every program over the enumeration's fixed constants (generators/enumerate.py,
+properties/campaign.py); `--index SIZE:I` replays one of them. The summary states the space."""
 
 from __future__ import annotations
 
@@ -27,7 +29,14 @@ def add_arguments(p) -> None:
     p.add_argument("--replay", metavar="BLOB", help="replay one failure: the blob a failing run printed (one PROPERTY)")
     p.add_argument("--json", action="store_true", help="print one JSON object (UTF-8)")
     p.add_argument("--exhaustive", type=positive_int, metavar="N",
-                   help="every program of size ≤ N instead of random ones (docs/CAMPAIGNS.md)")
+                   help="every shape of size ≤ N (a program with its constants left open, run at generic values: "
+                        "a verdict for any rational constants where the property reads no value) instead of random "
+                        "programs (docs/CAMPAIGNS.md)")
+    p.add_argument("--order", type=int, choices=(1, 2), default=1,
+                   help="with --exhaustive: the argument types' order: 1 — F, F → F and V_a (default); "
+                        "2 — also (F → F) → F and F → F → F")
+    p.add_argument("--concrete", action="store_true",
+                   help="with --exhaustive: every program over the fixed constants 0, 1, -1/2, {1}, {-1/2} instead of shapes")
     p.add_argument("--index", type=program_index, metavar="SIZE:I", help="with --exhaustive: only the I-th program of size SIZE")
     add_campaign_arguments(p, "index ranges of programs, or seeds")
     p.add_argument("--shards", type=positive_int, metavar="K",
@@ -55,6 +64,8 @@ def run(args, _source, out) -> int:
     from ...progress import quiet
 
     names = properties_to_run(args.names)
+    if (args.concrete or args.order != 1) and args.exhaustive is None and args.index is None:
+        raise UsageError("--concrete and --order are for --exhaustive and --index")
     if args.exhaustive is not None or args.index is not None:
         return exhaustive(args, names)
     if args.cluster is not None or args.shards is not None:
@@ -177,7 +188,7 @@ def exhaustive(args, names) -> int:
     import dataclasses
 
     from ...generators.enumerate import Enumeration, Space
-    from ...properties.campaign import PropsWork, exhaustive_properties, merge
+    from ...properties.campaign import PropsWork, covers, exhaustive_properties, merge
     from ...campaigns.runner import (MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts, exhaustive_shards,
                                      index_shard, sample_of, space_fields)
     from ...progress import quiet
@@ -190,15 +201,20 @@ def exhaustive(args, names) -> int:
         raise UsageError("--exhaustive lists every program: --examples, --seed and --replay are for random runs")
     if args.resume and args.checkpoint is None:
         raise UsageError("--resume needs --checkpoint FILE")
-    space = Space()
+    from ...generators.shapes import shape_space
+    from ...properties.suite import registry
+
+    concrete = Space(order=args.order)
+    shapes = not args.concrete
+    space = shape_space(concrete) if shapes else concrete
     enumeration = Enumeration(space)
-    work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space))
+    work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space), shapes)
     limit = args.max_campaign or MAX_PROGRAMS
     if args.index is not None:
         size, index = args.index
         if args.exhaustive is not None and size > args.exhaustive:
             raise UsageError(f"--index {size}:{index} is past --exhaustive {args.exhaustive}")
-        shards = [index_shard(enumeration, size, index)]
+        shards = [index_shard(enumeration, size, index, "shape" if shapes else "program")]
         bound = None
     else:
         bound = args.exhaustive
@@ -209,10 +225,11 @@ def exhaustive(args, names) -> int:
         say(f"{total:,} programs: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
     campaign = Campaign("exhaustive", shards, work, total,
                         {"command": "props", "properties": chosen, "profile": args.profile, "bound": bound,
-                         "space": space_fields(space),
+                         "space": space_fields(space), "shapes": shapes,
                          "shards": [s.key for s in shards] if bound is None else len(shards)},
                         cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
-                        sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait)
+                        sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait,
+                        unit="shapes" if shapes else "programs")
     with quiet(args.json):
         results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)
@@ -222,20 +239,30 @@ def exhaustive(args, names) -> int:
         replay = f"goi props {first['property']} --profile {args.profile} --index {first['size']}:{first['index']}"
     status = {n: ("failed" if any(f["property"] == n for f in merged["failures"]) else
                   "budget" if merged["undecided"][n] else "held") for n in chosen}
+    props = registry()
+    covering = {n: covers(props[n], shapes) for n in chosen}
+    over_constants = _programs_over_constants(concrete, bound) if shapes and bound is not None else None
     if args.json:
         write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": None,
                     "examples": None, "properties": {}, "not_run": [],
                     "coverage": None,
                     "exhaustive": {"bound": bound, "index": list(args.index) if args.index else None,
+                                   "shapes": shapes, "space": space.describe(shapes), "covers": covering,
+                                   "programs_over_constants": over_constants,
                                    "programs": merged["programs"], "of": total, "status": status,
                                    "held": merged["held"], "undecided": merged["undecided"],
                                    "failures": merged["failures"], "first": first, "replay": replay,
                                    "cluster": cluster, "shards": len(shards)}})
     else:
-        what = (f"all {merged['programs']:,} programs of size ≤ {bound}" if bound is not None
-                else f"program {args.index[0]}:{args.index[1]}")
+        kind = "shape" if shapes else "program"
+        what = (f"all {merged['programs']:,} {kind}s of size ≤ {bound}" if bound is not None
+                else f"{kind} {args.index[0]}:{args.index[1]}")
+        say(f"space: {space.describe(shapes)}")
+        if over_constants is not None:
+            say(f"  ({merged['programs']:,} shapes of size ≤ {bound} stand for the {over_constants:,} programs over the "
+                f"constants of --concrete, and for every other choice of constants)")
         for n in chosen:
-            line = f"{n:<14} {status[n]:<7} on {what}"
+            line = f"{n:<14} {status[n]:<7} on {what}" + (f", for {covering[n]}" if shapes else "")
             if merged["undecided"][n]:
                 line += f" ({merged['undecided'][n]} stopped by a budget: not decided)"
             say(line)
@@ -248,6 +275,17 @@ def exhaustive(args, names) -> int:
     if any(merged["undecided"].values()):
         return exitcodes.BUDGET
     return exitcodes.OK
+
+
+def _programs_over_constants(space, bound: int):
+    """How many programs over the space's fixed constants the shapes of size ≤ bound stand
+    for (None if they cannot be counted)."""
+    from ...generators.enumerate import Enumeration, TooLarge
+
+    try:
+        return Enumeration(space).count_upto(bound)
+    except TooLarge:
+        return None
 
 
 COMMAND = command("props", order=40, help="check the paper's theorems on generated programs (Hypothesis)",

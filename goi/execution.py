@@ -94,13 +94,24 @@ def exact(name: str, value) -> Fraction:
     raise TypeError(f"{name} must be an exact rational (Fraction, int or str), not {type(value).__name__}")
 
 
+_LAST_JUDGED: tuple = (None, None)  # (surface term, its judgement): the last term typed
+
+
 def judge(program: Program) -> Judgement:
-    """The judgement of a program given as text, surface term or judgement."""
+    """The judgement of a program given as text, surface term or judgement. A surface term
+    (immutable) typed by the call before is not typed again: the properties of a campaign
+    run one term several times."""
+    global _LAST_JUDGED
     if isinstance(program, Judgement):
         return program
     if isinstance(program, str):
         return check(program)
-    return deep(typecheck, program)
+    last = _LAST_JUDGED
+    if last[0] is program:
+        return last[1]
+    judgement = deep(typecheck, program)
+    _LAST_JUDGED = (program, judgement)
+    return judgement
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,7 @@ class Recorder:
 
     def record(self, result, deep_decouplings: int = 0) -> None:
         """Count one run (a goi.Result) and report its rules to Hypothesis as events."""
-        from hypothesis import event
-        from hypothesis.errors import InvalidArgument
+        from hypothesis import currently_in_test_context, event
 
         self.run_count += 1
         self.check_runs.update(result.check_runs)
@@ -51,12 +50,11 @@ class Recorder:
             self.samples.append(_sample(result, deep_decouplings, self.property))
         fired_now = {r: n for r, n in {**result.rules, **(result.gc or {})}.items() if n}  # the collector's rules too
         self.totals.update(fired_now)
+        in_test = currently_in_test_context()  # outside a Hypothesis test: no statistics, counts still kept
         for rule_id in fired_now:
             self.runs[rule_id] += 1
-            try:
+            if in_test:
                 event(f"rule {rule_id}")
-            except InvalidArgument:  # not inside a Hypothesis test: no statistics, counts still kept
-                pass
         for feature in features(fired_now):
             self.features[feature] += 1
         if deep_decouplings:
@@ -85,6 +83,23 @@ def current() -> Recorder:
 def recording() -> Iterator[Recorder]:
     """`with recording() as rec:` — the runs inside are recorded in a fresh Recorder."""
     token = _CURRENT.set(Recorder())
+    try:
+        yield _CURRENT.get()
+    finally:
+        _CURRENT.reset(token)
+
+
+class Discarding(Recorder):
+    """A session whose runs are not recorded (a campaign's shard: it reports counts, not coverage)."""
+
+    def record(self, result, deep_decouplings: int = 0) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def discarding() -> Iterator[Recorder]:
+    """`with discarding():` — the runs inside are not recorded."""
+    token = _CURRENT.set(Discarding())
     try:
         yield _CURRENT.get()
     finally:

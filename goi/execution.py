@@ -144,6 +144,29 @@ class Result:
     def ok(self) -> bool:
         return self.status == "final"
 
+    def _repr_html_(self) -> str:
+        """The result as a notebook shows it (Jupyter calls this): the program, its outcome,
+        value, type, parameters and transitions, and the rules that fired most; every text
+        escaped (the program came in as data)."""
+        from html import escape
+
+        from .semantics.pretty import pretty
+        from .semantics.show import scalar, to_text
+
+        surface = self.judgement.surface
+        program = self.judgement.source or (pretty(surface) if surface is not None else "")
+        outcome = to_text(self.value) if self.status == "final" else f"{self.status}: {self.reason or ''}"
+        fired = sorted(((n, r) for r, n in self.rules.items() if n), reverse=True)[:6]
+        rows = [("program", f"<code>{escape(program)}</code>"), ("outcome", f"<b>{escape(outcome)}</b>"),
+                ("type", escape(str(self.type))),
+                ("parameters", escape(", ".join(scalar(p) for p in self.parameters) or "none")),
+                ("transitions", f"{self.transitions:,} ({self.passes:,} passes, {self.rewrites:,} rewrites)"),
+                ("rules fired most", escape(", ".join(f"{r} {n}" for n, r in fired)) or "none")]
+        if self.violation is not None:
+            rows.insert(2, ("violation", escape(self.violation.describe())))
+        body = "".join(f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>" for k, v in rows)
+        return f"<table class='goi-result'>{body}</table>"
+
 
 def plain_value(x: object) -> Value:
     """A value off the computation stack as the API gives it: exact Fractions (an integer

@@ -35,6 +35,8 @@ OPTION_KEYS = ("division", "max-steps")
 KEYS = RESULT_KEYS + OPTION_KEYS
 STATUSES = ("final", "parse error", "type error", "budget", "undefined", "stuck")
 INLINE = re.compile(r"^\s*--\s*expect(?:\s+([a-z-]+))?\s*:\s*(.*?)\s*$")
+# `-- division: strict` without `expect`: a comment that reads like an expectation (a key of KEYS)
+LOOKALIKE = re.compile(r"^\s*--\s*(" + "|".join(map(re.escape, KEYS)) + r")\s*:\s*(.*?)\s*$")
 DEFAULT_MAX_STEPS = 1_000_000
 
 
@@ -119,6 +121,11 @@ def read_expectation(path: str, text: str, max_bytes: int = MAX_INPUT_BYTES) -> 
         if m:
             key, value = _field(m.group(1), m.group(2), f"{path}:{number}")
             inline[key] = value
+        elif LOOKALIKE.match(line):
+            key, value = LOOKALIKE.match(line).groups()
+            written = "-- expect: " + value if key == "value" else f"-- expect {key}: {value}"
+            raise ExpectationError(f"{path}:{number}: `{line.strip()}` is only a comment; an expectation is "
+                                   f"written `{written}`")
     side = expected_file(path)
     if os.path.lexists(side):
         if inline:
@@ -193,10 +200,15 @@ def write_expectation(path: str, text: str, source: str, expected: dict, got: Ou
         with open(expected_file(path), "w", encoding="utf-8") as handle:
             handle.write("".join(f"{k}: {v}\n" for k, v in fields.items()))
         return
-    kept = [line for line in text.splitlines() if not INLINE.match(line)]
     lines = [f"-- expect: {v}" if k == "value" else f"-- expect {k}: {v}" for k, v in fields.items()]
+    old = text.splitlines()
+    at = next((i for i, line in enumerate(old) if INLINE.match(line)), None)
+    if at is None:  # none yet: at the end
+        kept = "\n".join(old).rstrip("\n") + "\n" + "\n".join(lines)
+    else:  # where the first one was (beside its comment), the others gone
+        kept = "\n".join([line for line in old[:at]] + lines + [line for line in old[at:] if not INLINE.match(line)])
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write("\n".join(kept).rstrip("\n") + "\n" + "\n".join(lines) + "\n")
+        handle.write(kept.rstrip("\n") + "\n")
 
 
 def check_paths(paths: Iterable[str], update: bool = False, max_bytes: int = MAX_INPUT_BYTES) -> list[TestCase]:

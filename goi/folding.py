@@ -12,7 +12,8 @@ import re
 
 MESSAGE_CHARS = 120
 
-_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
+# a single quote between two letters is an apostrophe (can't, it's), not the start or end of a quotation
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
 _NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")

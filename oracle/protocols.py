@@ -80,6 +80,25 @@ def split_command(command: str) -> list[str]:
     return words
 
 
+def unstartable(command: Sequence[str]) -> Optional[str]:
+    """Why the implementation command cannot be started at all (its program is not there, or
+    not executable), said before any program is drawn; None when it can be tried."""
+    import shutil
+
+    program = command[0]
+    if "{file}" in program:
+        return None
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if not os.path.exists(program):
+            return f"cannot start {program}: no such file"
+        if os.path.isdir(program) or not os.access(program, os.X_OK):
+            return f"cannot start {program}: not an executable file"
+        return None
+    if shutil.which(program) is None:
+        return f"cannot start {program}: no such command on PATH"
+    return None
+
+
 def call(command: Sequence[str], program: str, timeout: float, memory_mb: Optional[int] = None) -> Answer:
     """Run the implementation on one program text (module docstring)."""
     argv = list(command)

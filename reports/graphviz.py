@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .pictures import require, svg_text
+from .pictures import quiet_graphviz, require, svg_text
 
 # the browser's Graphviz: render(dot, engine, formats) -> {format: text}, set by use()
 _render: Optional[Callable] = None
@@ -42,13 +42,16 @@ def lay_out(dot: str, engine: str, options: Optional[dict] = None, svg: bool = F
         return _from_json(_render(dot, engine, ["json", "svg"] if svg else ["json"]), svg)
     pgv = require("pygraphviz")
     drawing = pgv.AGraph(string=dot)
-    drawing.layout(prog=engine)
+    with quiet_graphviz():
+        drawing.layout(prog=engine)
     laid = Laid(bb=_box(drawing.graph_attr["bb"]))
     for node in drawing.nodes():
         x, y = node.attr["pos"].split(",")[:2]
         laid.nodes[str(node)] = (float(x), float(y), 72 * float(node.attr["width"]), 72 * float(node.attr["height"]))
     if svg:
-        laid.svg = svg_text(drawing.draw(format="svg"))
+        with quiet_graphviz():
+            drawn = drawing.draw(format="svg")
+        laid.svg = svg_text(drawn)
     return laid
 
 

@@ -5,6 +5,7 @@ text, inlined into the HTML report and written beside the Markdown one."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from typing import Optional, Sequence
 
@@ -22,6 +23,40 @@ def require(module: str):
         ) from None
 
 
+_FONTCONFIG = re.compile(rb"^Fontconfig (warning|error): .*(\n|$)", re.M)
+
+
+class quiet_graphviz:
+    """`with quiet_graphviz():` around a Graphviz call: what it writes to the process's
+    standard error (the C library's, fd 2, where Python's redirection does not reach) is kept
+    aside and written back without Fontconfig's complaints about the system's font
+    configuration (a `reset-dirs` its version does not know, printed once per process on
+    Debian), which say nothing about the picture. Anything else Graphviz says is kept."""
+
+    def __enter__(self):
+        import sys
+        import tempfile
+
+        sys.stderr.flush()
+        self.kept = tempfile.TemporaryFile()
+        self.saved = os.dup(2)
+        os.dup2(self.kept.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        import sys
+
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.kept.seek(0)
+        said = _FONTCONFIG.sub(b"", self.kept.read())
+        self.kept.close()
+        if said:
+            sys.stderr.buffer.write(said) if hasattr(sys.stderr, "buffer") else sys.stderr.write(said.decode("utf-8", "replace"))
+            sys.stderr.flush()
+        return False
+
+
 def _strip_prolog(svg: str) -> str:
     """The <svg> element alone (no XML declaration or DOCTYPE), ready to inline in HTML."""
     start = svg.find("<svg")
@@ -37,7 +72,9 @@ def graph_svg(dot: str) -> str:
     pgv = require("pygraphviz")
     graph = pgv.AGraph(string=dot)
     safe_dot(graph)
-    return safe_svg(svg_text(graph.draw(format="svg", prog="dot")))
+    with quiet_graphviz():
+        drawn = graph.draw(format="svg", prog="dot")
+    return safe_svg(svg_text(drawn))
 
 
 def svg_text(data) -> str:
@@ -92,6 +129,10 @@ def bars(labels: Sequence[str], values: Sequence[float], title: str, xlabel: str
     positions = list(range(len(labels)))
     ax.barh(positions, values, color=colors)
     ax.set_yticks(positions, labels, fontsize=7)
+    for tick, i in zip(ax.get_yticklabels(), positions):  # a rule that never fired has no bar to see: its name is red
+        if highlight and highlight[i]:
+            tick.set_color("#c44e52")
+            tick.set_fontweight("bold")
     ax.invert_yaxis()
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(xlabel, fontsize=9)

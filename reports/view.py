@@ -322,13 +322,27 @@ def save(page: str, path: str, option: str = "-o") -> int:
     return write_file(path, page, option)
 
 
-def view(program, output: Optional[str] = None, **options) -> str:
+class Page(str):
+    """The step-through page's HTML text (a str), which a notebook shows as the stepper itself:
+    Jupyter calls `_repr_html_`, which puts the self-contained page in an iframe (its script and
+    style kept apart from the notebook's; the page escaped for the attribute it lands in)."""
+
+    height = 720  # pixels of the frame in a notebook
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return (f'<iframe class="goi-view" srcdoc="{escape(str(self), quote=True)}" style="width:100%;'
+                f'height:{self.height}px;border:1px solid #ccc" sandbox="allow-scripts"></iframe>')
+
+
+def view(program, output: Optional[str] = None, **options) -> Page:
     """`goi.view`: the step-through page of a run as HTML text, also written to `output` if
-    given (options as `compose`'s)."""
+    given (options as `compose`'s); in a notebook it shows as the stepper (`Page`)."""
     _rec, page = compose(program, **options)
     if output is not None:
         save(page, output)
-    return page
+    return Page(page)
 
 
 # The stepper's files (reports/templates/stepper/), shared by `goi view`'s page and the

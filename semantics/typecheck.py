@@ -71,6 +71,12 @@ class _Infinite(Exception):
         self.meta, self.other = meta, other
 
 
+def _iterated_operands(sym: str, op: str, but: str) -> str:
+    """What an iterated operation takes, and what it was given instead."""
+    function = "V_a -> V_a" if op == "+^L" else "V_a -> F"
+    return f"{sym} takes a function of type {function} on its left and a vector of a type V_a on its right, but {but}"
+
+
 @dataclass
 class _KindConstraint:
     kind: str  # "ground" or "vector"
@@ -401,6 +407,9 @@ class _Checker:
             result = right.type
         elif op in S.ITERATED:
             self.constraints.append(_KindConstraint("vector", right.type, t, op))
+            known = self.resolve(right.type)
+            if not isinstance(known, (Vec, Meta)):  # the right operand is the vector: say so, not that f is wrong
+                raise self.error(t.right, _iterated_operands(sym, op, f"its right operand {self.show(t.right)} has type {known}"))
             expected = Arrow(right.type, right.type if op == "+^L" else F)
             self.unify(
                 left.type,
@@ -446,6 +455,8 @@ class _Checker:
                     f"{sym} in {self.show(c.node)} works on scalars (F) or vectors (V_a), but its operands have type {ty}",
                 )
             if c.kind == "vector" and not isinstance(ty, Vec):
+                if c.op in S.ITERATED:
+                    raise self.error(c.node.right, _iterated_operands(sym, c.op, f"its right operand {self.show(c.node.right)} has type {ty}"))
                 raise self.error(
                     c.node, f"{sym} in {self.show(c.node)} needs vector operands (of a type V_a), but they have type {ty}"
                 )

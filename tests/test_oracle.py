@@ -509,7 +509,7 @@ def test_oracle_command_text_and_usage_errors(capsys):
     assert main(["oracle", "--impl", "x", "--tolerance", "-1"]) == exitcodes.USAGE
     assert main(["oracle"]) == exitcodes.USAGE
     code = main(["oracle", "--impl", "/nonexistent/impl", "--no-database", "--no-corpus", "--max-programs", "3"])
-    assert code == exitcodes.NOT_EQUIVALENT and "cannot start" in capsys.readouterr().out
+    assert code == exitcodes.USAGE and "cannot start /nonexistent/impl: no such file" in capsys.readouterr().err
 
 
 def test_a_crash_on_an_ill_typed_program_refuses_it():

@@ -13,10 +13,37 @@ from .errors import UsageError
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error is raised (and reported by main, as JSON under --json)
-    instead of printed and exited from deep inside the parser."""
+    instead of printed and exited from deep inside the parser; an option is spelt in full
+    (`--max-step 5` is an error, not silently `--max-steps 5`: an abbreviation that later
+    becomes ambiguous, or names another option, would change what a script asks for)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments:"):
+            message += self._suggestions(message.partition(":")[2].split())
         raise UsageError(message, prog=self.prog, usage=self.format_usage())
+
+    def _suggestions(self, unknown: list) -> str:
+        """' (did you mean --max-steps?)' for an option spelt short or nearly right, from
+        this parser's options and its commands'."""
+        import difflib
+
+        known = set(self._option_string_actions)
+        for action in self._actions:
+            for sub in (getattr(action, "choices", None) or {}).values() if isinstance(action, argparse._SubParsersAction) else ():
+                known.update(sub._option_string_actions)
+        hints = []
+        for word in unknown:
+            if not word.startswith("--"):
+                continue
+            name = word.partition("=")[0]
+            close = sorted(k for k in known if k.startswith(name)) or difflib.get_close_matches(name, sorted(known), 2)
+            if close:
+                hints.append(f"{name}: did you mean {' or '.join(close[:3])}?")
+        return f" ({'; '.join(hints)})" if hints else ""
 
 
 def non_negative_int(text: str) -> int:

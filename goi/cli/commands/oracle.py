@@ -134,7 +134,7 @@ def tolerance(text: str) -> Fraction:
 
 def run(args, _source, out) -> int:
     from ...oracle.output import report_json, summary_lines, write_out
-    from ...oracle.protocols import split_command
+    from ...oracle.protocols import split_command, unstartable
     from ...oracle.survey import Oracle, OracleConfig
     from ...progress import PROGRESS, quiet
 
@@ -169,6 +169,9 @@ def run(args, _source, out) -> int:
         integer_division=args.integer_division,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
+    why = unstartable(command)
+    if why is not None:  # said now, not after the whole corpus has crashed one program at a time
+        raise UsageError(f"--impl: {why}")
     if args.replay is not None or args.replay_program is not None:
         return replay(args, config)
     if args.out:

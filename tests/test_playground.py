@@ -83,6 +83,7 @@ def _open(browser, url: str) -> None:
           "return document.body.dataset.goiReady === '1' || boot.classList.contains('failed')", True)
     boot = browser.execute_script("return document.getElementById('boot').textContent")
     assert browser.execute_script("return document.body.dataset.goiReady") == "1", boot
+    _wait(browser, "return Number(document.body.dataset.runs || 0) >= 1", True)  # the page opens on a run
 
 
 # What the worker runs (worker.mjs), under CPython with every module refused that the site
@@ -281,6 +282,51 @@ def test_the_address_reproduces_the_page(server, driver, capsys):
     assert severe(driver) == []
 
 
+FIRST_SCREEN = """
+    const inView = (r) => r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0
+                          && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
+    const rect = (sel) => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect() : null; };
+    const out = {};
+    for (const [name, sel] of Object.entries({graph: "#graph-pane", token: "#graph g.edge.token", term: "#source mark",
+                                               controls: "#controls", next: "#next", hint: "#hint", run: "#run"})){
+      const r = rect(sel); out[name] = r !== null && inView(r);
+    }
+    out.scrolled = window.scrollY !== 0 || document.scrollingElement.scrollTop !== 0;
+    out.where = JSON.stringify({window: [window.innerWidth, window.innerHeight], graph: rect("#graph-pane"),
+                                header: rect("header"), side: rect("#side")});
+    return out;"""
+
+
+@pytest.mark.parametrize("width, height", [(1440, 900), (1280, 720)])
+def test_the_first_screen_runs_the_paper_s_example_and_shows_graph_token_term_and_controls(server, driver, width, height):
+    """A reader following a link opens the page on the paper's deep-decoupling example, run:
+    its value, and the graph pane, the token's link, the highlighted term, the step controls
+    and the hint all in the window without scrolling, at each size (their bounding boxes)."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        _open(driver, server)
+        last = driver.execute_script("return window.goiPlayground.last")
+        assert last["ok"] and last["summary"]["value"] == "13" and len(last["summary"]["rules"]) == 128
+        assert driver.find_element("id", "result-value").text == "13"
+        assert "Run" in driver.find_element("id", "hint").text and "decoupling" in driver.find_element("id", "hint").text
+        settled(driver, 0)
+        at = 0
+        for k in (0, 1, 5):  # the opening state, and steps a reader takes first
+            while at < k:
+                driver.find_element("tag name", "body").send_keys(Keys.ARROW_RIGHT)
+                at += 1
+                settled(driver, at)
+            shown = driver.execute_script(FIRST_SCREEN)
+            assert all(shown[name] for name in ("graph", "token", "term", "controls", "next", "hint")), (k, {n: v for n, v in shown.items() if v is not True})
+            assert not shown["scrolled"]
+        assert severe(driver) == []
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_follow_token_keeps_the_token_s_link_in_view_when_zoomed_in(server, driver):
     from selenium.webdriver.common.keys import Keys
 
@@ -290,12 +336,16 @@ def test_follow_token_keeps_the_token_s_link_in_view_when_zoomed_in(server, driv
     assert all(s["frame"] is not None for s in last["data"]["steps"])
     settled(driver, 0)
     body = driver.find_element("tag name", "body")
-    for _ in range(6):
-        body.send_keys("+")  # zoomed in 1.5⁶ ≈ 11 times about the pane's centre
     inside = """
         const e = document.querySelector('#graph g.edge.token').getBoundingClientRect();
         const p = document.getElementById('graph').getBoundingClientRect();
         return e.left >= p.left && e.right <= p.right && e.top >= p.top && e.bottom <= p.bottom;"""
+    for _ in range(6):
+        body.send_keys("+")  # zoomed in 1.5⁶ ≈ 11 times, about the token's link
+        assert driver.execute_script(inside), "a zoom lost the token before the next step"
+    for button in ("zoom-out", "zoom-in", "zoom-in"):  # clicked as a user does, where it is (no scrolling first)
+        driver.execute_script("document.getElementById(arguments[0]).click()", button)
+        assert driver.execute_script(inside), f"the {button} button lost the token"
     for k in range(1, 40):
         body.send_keys(Keys.ARROW_RIGHT)
         settled(driver, k)

@@ -5,6 +5,7 @@
 const $ = (id) => document.getElementById(id);
 let site = null, worker = null, ready = false, next = 1, running = null, checking = 0, lastStep = 0;
 const waiting = new Map();  // message id -> resolve
+const FIRST_EXAMPLE = "paper/deep_decoupling";  // what a first visit shows, run (13, parameters 3 and 2)
 window.goiPlayground = {last: null, page: null};  // the last run's answer and downloaded page, for tests and the console
 
 function startWorker(){
@@ -188,7 +189,12 @@ fetch("site.json").then((r) => r.json()).then((data) => {
     c.type = "checkbox"; c.value = name; l.append(c, " " + name); checks.append(l);
   });
   setOptions(site.defaults);
-  if (fromAddress()) pendingRun = true;
+  if (!fromAddress()){  // a first visit: the paper's example, run as soon as goi is ready
+    const first = site.examples.findIndex((ex) => ex.group + "/" + ex.name === FIRST_EXAMPLE);
+    $("program").value = first >= 0 ? site.examples[first].text : "let f @ p = {1} * {2} in f p";
+    if (first >= 0) menu.value = String(first);
+  }
+  pendingRun = true;  // the page opens on a run: of the address's program, or of the example
   startWorker();
 });
 })();

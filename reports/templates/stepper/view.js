@@ -43,7 +43,13 @@ function pan(dx, dy){  // by screen pixels
   box = [b[0] - dx / scale, b[1] - dy / scale, b[2], b[3]];
   applyBox();
 }
-function fit(){ box = null; applyBox(); }
+function fit(){ box = null; applyBox(); follow(); }
+function zoomAtToken(factor){  // + and −: about the token's link when following it, and it stays in view
+  const edge = $("follow").checked ? document.querySelector("#graph g.edge.token") : null;
+  if (edge){ const e = edge.getBoundingClientRect(); zoom(factor, e.left + e.width / 2, e.top + e.height / 2); }
+  else zoom(factor);
+  follow();
+}
 function follow(){  // pan so that the token's link is in the pane
   if (!$("follow").checked) return;
   const edge = document.querySelector("#graph g.edge.token");
@@ -69,10 +75,11 @@ function sizePane(){  // the pane fills the window below the controls: the token
   const end = () => { drag = null; g.classList.remove("panning"); };
   g.addEventListener("pointerup", end); g.addEventListener("pointercancel", end);
   $("fit").onclick = fit;
-  $("zoom-in").onclick = () => zoom(1.5);
-  $("zoom-out").onclick = () => zoom(1 / 1.5);
+  $("zoom-in").onclick = () => zoomAtToken(1.5);
+  $("zoom-out").onclick = () => zoomAtToken(1 / 1.5);
   $("follow").onchange = follow;
   window.addEventListener("resize", sizePane);
+  if (window.ResizeObserver) new ResizeObserver(sizePane).observe(document.querySelector("header"));  // a header that grows (a line wraps, a status changes) keeps the pane on screen
 })();
 
 function start(data, frames){
@@ -146,6 +153,10 @@ function start(data, frames){
     src.append(document.createTextNode(text.slice(0, a)));
     const m = document.createElement("mark"); m.textContent = text.slice(a, b); src.append(m);
     src.append(document.createTextNode(text.slice(b)));
+    if (src.scrollHeight > src.clientHeight){  // a program taller than its pane: the term in view, the page not scrolled
+      const top = m.offsetTop - src.offsetTop;
+      if (top < src.scrollTop || top + m.offsetHeight > src.scrollTop + src.clientHeight) src.scrollTop = Math.max(0, top - src.clientHeight / 3);
+    }
   }
   function show(i){
     at = Math.max(0, Math.min(last, i));
@@ -268,8 +279,8 @@ function start(data, frames){
     else if (k === "g") { $("jump").focus(); $("jump").select(); }
     else if (k === "Home") show(0);
     else if (k === "End") show(last);
-    else if (k === "+" || k === "=") zoom(1.5);
-    else if (k === "-") zoom(1 / 1.5);
+    else if (k === "+" || k === "=") zoomAtToken(1.5);
+    else if (k === "-") zoomAtToken(1 / 1.5);
     else if (k === "0") fit();
     else return false;
     return true;

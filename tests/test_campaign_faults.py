@@ -163,6 +163,9 @@ def test_set_up_beyond_reach_is_refused_before_any_work(args, says):
 def test_an_index_past_the_programs_of_its_size_says_how_many_there_are():
     result = goi("props", "soundness", "--index", "5:99999")
     clean(result, exitcodes.USAGE)
+    assert "no shape 99,999 of size 5: there are 740" in result.stderr  # shapes, by default
+    result = goi("props", "soundness", "--concrete", "--index", "5:99999")
+    clean(result, exitcodes.USAGE)
     assert "no program 99,999 of size 5: there are 9,935" in result.stderr
 
 

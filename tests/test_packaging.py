@@ -70,7 +70,7 @@ def test_the_installed_command_runs_the_properties(installed, tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     from goi.properties.suite import names
 
-    assert proc.stdout.count(" passed ") == len(names()) == 10
+    assert proc.stdout.count(" passed ") == len(names()) == 11
 
 
 def test_the_installed_oracle_has_its_corpus(installed, tmp_path):

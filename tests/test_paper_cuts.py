@@ -31,7 +31,7 @@ def test_graphviz_says_nothing_about_the_systems_font_configuration(tmp_path):
 
 
 def test_what_graphviz_says_besides_fontconfig_is_kept(capfd):
-    from reports.pictures import quiet_graphviz
+    from goi.reports.pictures import quiet_graphviz
 
     with quiet_graphviz():
         os.write(2, b'Fontconfig warning: "/etc/fonts/x.conf", line 6: unknown element "reset-dirs"\n')
@@ -109,7 +109,7 @@ def test_a_rule_that_never_fired_is_named_in_red_in_the_coverage_picture():
 
     import matplotlib
 
-    from reports.pictures import bars
+    from goi.reports.pictures import bars
 
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         svg = bars(["rw.never", "rw.often"], [0, 5], "transitions per rule", "transitions", [True, False])

@@ -22,6 +22,7 @@ from typing import Optional
 from .escape import script_json
 
 DEFAULT_MAX_FRAMES = 60
+AFTER_DECOUPLING = 12  # steps after a decoupling pictured whatever the spread (within the page's byte budget)
 # Steps recorded in full, at most: the page stays under about 20 MB and opens in seconds
 # whatever the run's length (a step is about 220 bytes of the page). Past the budget the
 # steps are counted, not recorded — by rule, with the graph-changing ones — and the final
@@ -66,8 +67,9 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     record what the page shows (the source spans point into the judgement's `source`).
     At most `max_recorded_steps` steps (and STEP_BYTES of the page) are recorded in
     full; the rest are summarised in `unrecorded`, and the final state is recorded last.
-    `max_frames` pictures are spread over the run's graph changes; the final state and each
-    decoupling have one besides. `progress(step, pictures)` is called as the run goes (the
+    `max_frames` pictures are spread over the run's graph changes, up to a quarter of them kept
+    for the AFTER_DECOUPLING steps after each decoupling; the final state and each decoupling
+    have one besides. `progress(step, pictures)` is called as the run goes (the
     browser playground shows it)."""
     from goi.execution import prepare
     from goi.semantics import show
@@ -84,8 +86,12 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
 
     # the picture budget is spread over the run's graph changes (a first run counts them);
     # the final state and every decoupling are pictured whatever the budget
-    pictured = spread(graph_changes(program, max_steps, max_recorded_steps, options), max_frames)
-    counts = {"changes": 0, "spread": 0}  # graph changes seen; pictures drawn within the budget
+    changes, decouplings = graph_changes(program, max_steps, max_recorded_steps, options)
+    # of the budget, up to a quarter is kept for the steps right after each decoupling (where a
+    # reader looks hardest); the rest is spread evenly over the run
+    reserve = min(max_frames // 4, AFTER_DECOUPLING * decouplings)
+    pictured = spread(changes, max_frames - reserve)
+    counts = {"changes": 0, "spread": 0, "near": 0}  # graph changes seen; pictures drawn within the budget
 
     sizes = {"frames": 0, "steps": 0}  # bytes the page gives the pictures and the recorded steps so far
 
@@ -95,7 +101,7 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
         counts["changes"] += changed
         if version == seen["drawn"]:
             return len(rec.frames) - 1
-        if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames):
+        if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames - reserve):
             rec.unpictured += changed  # counted once per change of the graph, not per step
             return None
         def left_out() -> None:  # the page's byte budget for pictures leaves this one out
@@ -134,8 +140,23 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
             "stack": _capped(show.stack(t.stack, machine.field.show)),
             "boxes": _capped(show.box_stack(t.box_stack)),
             "span": [span.start, span.end] if span is not None else None,
-            "frame": picture(force=bool(rule_of and rule_of.feature == DECOUPLING)),
+            "frame": picture(force=_near_decoupling(rule_of)),
         }
+
+    near = {"left": 0}  # steps after the last decoupling still to picture whatever the spread
+
+    def _near_decoupling(rule_of) -> bool:
+        """A decoupling has its picture, and so have the AFTER_DECOUPLING steps after it while
+        the part of the budget kept for them lasts (the spread leaves its gaps elsewhere)."""
+        if rule_of is not None and rule_of.feature == DECOUPLING:
+            near["left"] = AFTER_DECOUPLING
+            return True
+        if near["left"] > 0:
+            near["left"] -= 1
+            if machine.graph.version != seen["asked"] and counts["near"] < reserve:
+                counts["near"] += 1
+                return True
+        return False
 
     monitor = execution.monitor
     rec.checks = [c.name for c in monitor.checks] if monitor is not None else []
@@ -201,24 +222,28 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     return rec
 
 
-def graph_changes(program, max_steps: int, max_recorded_steps: int, options: dict) -> int:
-    """How many transitions change the graph among the first `max_recorded_steps` of the run
-    (a run of its own, unwatched by the checks: the picture budget is spread over them)."""
+def graph_changes(program, max_steps: int, max_recorded_steps: int, options: dict) -> tuple[int, int]:
+    """How many transitions change the graph among the first `max_recorded_steps` of the run,
+    and how many of them decouple (a run of its own, unwatched by the checks: the picture
+    budget is spread over them, some kept for the steps after each decoupling)."""
+    from goi.semantics.rules import DECOUPLING
+
     from goi.execution import prepare
 
     quiet = {k: v for k, v in options.items() if k not in ("checks", "check_mode")}
     execution = prepare(program, **quiet)
     machine = execution.machine
-    seen = {"version": machine.graph.version, "changes": 0}
+    seen = {"version": machine.graph.version, "changes": 0, "decouplings": 0}
 
-    def count(m, _rule_id, _redex) -> None:
+    def count(m, rule_id, _redex) -> None:
         if m.graph.version != seen["version"] and m.steps <= max_recorded_steps:
             seen["changes"] += 1
+            seen["decouplings"] += m.rules[rule_id].feature == DECOUPLING
         seen["version"] = m.graph.version
 
     machine.after.insert(0, count)
     execution.run(max_steps)
-    return seen["changes"]
+    return seen["changes"], seen["decouplings"]
 
 
 def spread(changes: int, max_frames: int):

@@ -395,3 +395,20 @@ def test_a_stack_too_long_to_show_is_cut_and_says_so():
     long = ":".join(["★"] * SHOWN_STACK) + ":□"
     shown = _capped(long)
     assert len(shown) < SHOWN_STACK + 60 and shown.endswith("more characters not shown)")
+
+
+def test_the_steps_after_a_decoupling_have_their_pictures_whatever_the_spread():
+    """Issue 43: on gradient descent, steps 27–39 (right after its decoupling) had no picture.
+    The decoupling and the AFTER_DECOUPLING steps after it are pictured; the budget's gaps
+    fall elsewhere (and the page still counts them)."""
+    from goi.reports.view import AFTER_DECOUPLING, compose
+
+    text = (Path(__file__).parent / "programs/visualiser/gradient_descent_in_calculus.goi").read_text(encoding="utf-8")
+    rec, _page = compose(text)
+    at = [i for i, s in enumerate(rec.steps) if s["decouple"]]
+    assert at, "the example decouples"
+    for i in at:
+        after = rec.steps[i:i + AFTER_DECOUPLING + 1]
+        assert len(after) == AFTER_DECOUPLING + 1 and all(s["frame"] is not None for s in after), \
+            [(s["n"], s["frame"]) for s in after]
+    assert rec.unpictured > 0  # the budget still leaves gaps (away from the decoupling): the check can fail

@@ -80,9 +80,10 @@ def current() -> Recorder:
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[Recorder]:
-    """`with recording() as rec:` — the runs inside are recorded in a fresh Recorder."""
-    token = _CURRENT.set(Recorder())
+def recording(recorder: Optional[Recorder] = None) -> Iterator[Recorder]:
+    """`with recording() as rec:` — the runs inside are recorded in a fresh Recorder (or the
+    one given)."""
+    token = _CURRENT.set(recorder if recorder is not None else Recorder())
     try:
         yield _CURRENT.get()
     finally:
@@ -96,14 +97,9 @@ class Discarding(Recorder):
         pass
 
 
-@contextlib.contextmanager
-def discarding() -> Iterator[Recorder]:
+def discarding():
     """`with discarding():` — the runs inside are not recorded."""
-    token = _CURRENT.set(Discarding())
-    try:
-        yield _CURRENT.get()
-    finally:
-        _CURRENT.reset(token)
+    return recording(Discarding())
 
 
 def record(result, deep_decouplings: int = 0) -> None:

@@ -350,8 +350,38 @@ def test_a_tall_graph_fits_the_window_below_the_controls_in_a_real_browser(capsy
     for _ in range(4):
         body.send_keys("+")
     assert not driver.execute_script(geometry)["inside"]
-    body.send_keys("0")
+    body.send_keys("0")  # fit: the whole graph, or first a focus view on the token where the whole is unreadable
+    if driver.execute_script("return document.getElementById('graph').dataset.view") == "focus":
+        body.send_keys("0")
+    assert driver.execute_script("return document.getElementById('graph').dataset.view") == "whole"
     assert driver.execute_script(geometry)["inside"]
+
+
+def test_fit_where_the_whole_graph_is_unreadable_focuses_on_the_token_then_shows_it_all(capsys, tmp_path, driver):
+    """Issue 43: on gradient descent, "fit" drew labels 2 px tall. Fit now shows a focus view
+    around the token with its labels at least 7 px tall when the whole graph would be
+    unreadable, and the whole graph when pressed again."""
+    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "gradient_descent_in_calculus.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    body = driver.find_element("tag name", "body")
+    body.send_keys("d")  # the decoupling: a large graph
+    state = """
+        document.getAnimations().forEach((a) => a.finish());
+        const pane = document.getElementById('graph').getBoundingClientRect();
+        const e = document.querySelector('#graph g.edge.token').getBoundingClientRect();
+        const svg = document.querySelector('#graph svg');
+        return {view: document.getElementById('graph').dataset.view, scale: svg.getScreenCTM().a,
+                token_inside: e.left >= pane.left && e.right <= pane.right && e.top >= pane.top && e.bottom <= pane.bottom,
+                note: document.getElementById('view-note').textContent,
+                whole: svg.getAttribute('viewBox').split(/[ ,]+/).map(Number).join() === svg.dataset.base.split(/[ ,]+/).map(Number).join()};"""
+    body.send_keys("0")
+    focused = driver.execute_script(state)
+    assert focused["view"] == "focus" and focused["token_inside"] and 8 * focused["scale"] >= 6.9, focused
+    assert "fit again" in focused["note"]
+    body.send_keys("0")
+    whole = driver.execute_script(state)
+    assert whole["view"] == "whole" and whole["whole"] and 8 * whole["scale"] < 7, whole  # the check above can fail
 
 
 CHURCH = "let d = λf. λx. f (f x) in {}λx. x + 1{} 0"  # N nested doublings: about 43·2^N transitions

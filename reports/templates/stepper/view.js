@@ -38,12 +38,34 @@ function zoom(factor, x, y){  // about the screen point (x, y), by default the p
   applyBox();
 }
 function pan(dx, dy){  // by screen pixels
+  wholeNext = false;
   const svg = svgShown(); if (!svg) return;
   const b = box || baseBox(svg), scale = svg.getScreenCTM().a || 1;
   box = [b[0] - dx / scale, b[1] - dy / scale, b[2], b[3]];
   applyBox();
 }
-function fit(){ box = null; applyBox(); follow(); }
+// an edge label is 8 units tall in the drawing (semantics/dot.py): below this many screen pixels
+// per unit it is under 7 px, unreadable
+const READABLE = 7 / 8;
+let wholeNext = false;  // fit pressed again after a focus view: the whole graph
+function fit(){
+  box = null; applyBox();
+  const svg = svgShown(), edge = document.querySelector("#graph g.edge.token");
+  const scale = svg ? (svg.getScreenCTM().a || 1) : 1;
+  if (!wholeNext && svg && edge && $("follow").checked && scale < READABLE){
+    // the whole graph would be unreadable: a focus view around the token, its labels 7 px and more
+    const e = edge.getBoundingClientRect();
+    zoom(READABLE / scale, e.left + e.width / 2, e.top + e.height / 2);
+    follow();
+    wholeNext = true;
+    $("graph").dataset.view = "focus";
+    $("view-note").textContent = "focus on the token (the whole graph would be unreadable): fit again for all of it";
+    return;
+  }
+  wholeNext = false;
+  $("graph").dataset.view = "whole";
+  $("view-note").textContent = scale < READABLE ? "the whole graph: zoom in (+) to read its labels" : "";
+}
 function zoomAtToken(factor){  // + and −: about the token's link when following it, and it stays in view
   const edge = $("follow").checked ? document.querySelector("#graph g.edge.token") : null;
   if (edge){ const e = edge.getBoundingClientRect(); zoom(factor, e.left + e.width / 2, e.top + e.height / 2); }
@@ -75,8 +97,8 @@ function sizePane(){  // the pane fills the window below the controls: the token
   const end = () => { drag = null; g.classList.remove("panning"); };
   g.addEventListener("pointerup", end); g.addEventListener("pointercancel", end);
   $("fit").onclick = fit;
-  $("zoom-in").onclick = () => zoomAtToken(1.5);
-  $("zoom-out").onclick = () => zoomAtToken(1 / 1.5);
+  $("zoom-in").onclick = () => { wholeNext = false; zoomAtToken(1.5); };
+  $("zoom-out").onclick = () => { wholeNext = false; zoomAtToken(1 / 1.5); };
   $("follow").onchange = follow;
   window.addEventListener("resize", sizePane);
   if (window.ResizeObserver) new ResizeObserver(sizePane).observe(document.querySelector("header"));  // a header that grows (a line wraps, a status changes) keeps the pane on screen

@@ -279,10 +279,13 @@ def _run_on(client, pending: list, work: Callable, finished: Callable, where: st
     """The pending shards on the cluster, each recorded as it completes. A task that raised
     raises here as it did; anything else that stops the loop (a lost scheduler, a closed
     connection) is a ClusterError that says what the checkpoint kept."""
+    import uuid
+
     from distributed import as_completed
 
+    run = uuid.uuid4().hex[:12]  # this campaign's tasks only: a key a result of an earlier run still holds is not reused
     try:
-        futures = {client.submit(work, shard, key=f"goi-{shard.key}-{id(work)}", pure=False, retries=2): shard
+        futures = {client.submit(work, shard, key=f"goi-{shard.key}-{run}", pure=False, retries=2): shard
                    for shard in pending}
         for future in as_completed(futures):
             if future.status == "error":

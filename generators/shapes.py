@@ -12,7 +12,9 @@ every choice of rational constants, up to what the field itself may do with a va
   pre-order (left to right);
 - `instantiate(term, definitive, provisional)`: the same program with those values instead;
 - `ASSIGNMENTS`: named families of values put to a shape by the property (generic, zero,
-  one, negative, large, tiny, mixed); `GENERIC` the values a shape's one run uses.
+  one, negative, large, tiny, mixed); `assigned(term, "generic")` is the program a shape's one
+  run uses;
+- `shape_space(space)`: a Space's shapes (one placeholder constant of each kind).
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ from goi.campaigns.runner import Shard, seed_shards, space_fields  # noqa: F401 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
 
+ANY_CONSTANTS = "any rational constants (total division)"
+GENERIC_CONSTANTS = "the generic constants of generators/shapes.py"
+
+
 def covers(prop, shapes: bool) -> str:
     """For which constants an exhaustive verdict of the property `prop` (a registry.Property)
     holds: over shapes, any rational constants where its verdict reads no value (its own
@@ -25,20 +29,20 @@ def covers(prop, shapes: bool) -> str:
     if not shapes:
         return "the constants listed"
     if prop.values == "independent":
-        return "any rational constants (total division)"
-    if prop.checks:
-        from goi.semantics.checks import default_checks
-        from goi.semantics.checks.base import value_independent
+        return ANY_CONSTANTS
+    if not prop.checks:
+        return GENERIC_CONSTANTS
+    from goi.semantics.checks import default_checks
+    from goi.semantics.checks.base import value_independent
 
-        table = default_checks()
-        free = [c for c in prop.checks if value_independent(table[c])]
-        bound = [c for c in prop.checks if c not in free]
-        if not bound:
-            return "any rational constants (total division)"
-        return (f"any rational constants for {', '.join(free)} (total division), the generic constants of "
-                f"generators/shapes.py for {', '.join(bound)} (they compare values)") if free else \
-            "the generic constants of generators/shapes.py"
-    return "the generic constants of generators/shapes.py"
+    table = default_checks()
+    free = [c for c in prop.checks if value_independent(table[c])]
+    bound = [c for c in prop.checks if c not in free]
+    if not bound:
+        return ANY_CONSTANTS
+    if not free:
+        return GENERIC_CONSTANTS
+    return f"any rational constants for {', '.join(free)} (total division), {GENERIC_CONSTANTS} for {', '.join(bound)} (they compare values)"
 
 
 def exhaustive_properties(names: Optional[Iterable[str]] = None) -> list[str]:

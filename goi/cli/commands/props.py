@@ -206,6 +206,7 @@ def exhaustive(args, names) -> int:
 
     concrete = Space(order=args.order)
     shapes = not args.concrete
+    unit = "shape" if shapes else "program"  # what the campaign lists, in its messages
     space = shape_space(concrete) if shapes else concrete
     enumeration = Enumeration(space)
     work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space), shapes)
@@ -214,7 +215,7 @@ def exhaustive(args, names) -> int:
         size, index = args.index
         if args.exhaustive is not None and size > args.exhaustive:
             raise UsageError(f"--index {size}:{index} is past --exhaustive {args.exhaustive}")
-        shards = [index_shard(enumeration, size, index, "shape" if shapes else "program")]
+        shards = [index_shard(enumeration, size, index, unit)]
         bound = None
     else:
         bound = args.exhaustive
@@ -229,7 +230,7 @@ def exhaustive(args, names) -> int:
                          "shards": [s.key for s in shards] if bound is None else len(shards)},
                         cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
                         sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait,
-                        unit="shapes" if shapes else "programs")
+                        unit=unit + "s")
     with quiet(args.json):
         results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)
@@ -254,9 +255,8 @@ def exhaustive(args, names) -> int:
                                    "failures": merged["failures"], "first": first, "replay": replay,
                                    "cluster": cluster, "shards": len(shards)}})
     else:
-        kind = "shape" if shapes else "program"
-        what = (f"all {merged['programs']:,} {kind}s of size ≤ {bound}" if bound is not None
-                else f"{kind} {args.index[0]}:{args.index[1]}")
+        what = (f"all {merged['programs']:,} {unit}s of size ≤ {bound}" if bound is not None
+                else f"{unit} {args.index[0]}:{args.index[1]}")
         say(f"space: {space.describe(shapes)}")
         if over_constants is not None:
             say(f"  ({merged['programs']:,} shapes of size ≤ {bound} stand for the {over_constants:,} programs over the "

@@ -13,9 +13,11 @@ pictures.
 dot lays the graph out anew when the positions kept would mislead: when more than `share`
 of the nodes shown were placed here rather than by dot, when the graph has shrunk below
 `shrink` of the nodes dot last laid out (holes), when a new node is linked to no placed
-node, when boxes would overlap or a node be drawn inside a box it is not in (after moving a
-box or a node aside NUDGES times at most), or when the drawing would grow past its left or
-upper edge, where the page holds it. Why each picture was laid out anew is recorded, and
+node, when boxes would overlap or a node be drawn inside a box it is not in (after NUDGES
+rounds at most of moving aside: a box, with its doors and all it holds, or every node
+drawn inside a box it is not in, each by the least shift that clears everything on its
+rows, innermost boxes first), or when the drawing would grow past its left or upper edge,
+where the page holds it. Why each picture was laid out anew is recorded, and
 the page animates every node that moves between two pictures.
 """
 
@@ -42,7 +44,7 @@ LAYOUT = {"splines": "line", "mclimit": "0.1"}  # dot's options: straight links,
 LAYOUTS = (LAYOUT, {**LAYOUT, "newrank": "true"})
 LINK_LABELS_UP_TO = 150  # links drawn with their labels up to this many; beyond, a link's label is its tooltip
 PAD = 72.0  # points of room left around dot's layout, for nodes later pictures add
-NUDGES = 8  # boxes or nodes moved aside, at most, before dot lays the graph out anew
+NUDGES = 16  # rounds of moving boxes or nodes aside, at most, before dot lays the graph out anew (a round costs a small fraction of a dot layout)
 DEFAULT_SIZE = (54.0, 36.0)  # points, a node dot has not measured yet (dot's default ellipse)
 
 
@@ -224,20 +226,23 @@ class StableLayout:
             if wrong[0] == "overlap":
                 self._move_aside(graph, *wrong[1:], boxes)
             else:
-                self._move_out(*wrong[1:])
+                for name in wrong[1]:
+                    self._move_out(graph, name, boxes)
         return "boxes would overlap, or a node be drawn inside a box it is not in"
 
     def _misleads(self, graph, order: list, boxes: dict) -> Optional[tuple]:
         """What in the measured `boxes` would mislead: ("overlap", box, box) for two sibling
-        boxes that overlap, ("intruder", node, its box's bounding box) for a node drawn inside
-        a box it is not in; None when the picture tells the truth."""
-        families = [sorted(graph.top_boxes, key=_ID)] + [sorted(box.children, key=_ID) for box in order]
+        boxes that overlap, else ("intruders", names) for the nodes drawn inside a box they are
+        not in; None when the picture tells the truth."""
+        # the innermost siblings first: moving a box aside grows the boxes around it, so
+        # their clashes are only known once those inside are settled
+        families = [sorted(box.children, key=_ID) for box in reversed(order)] + [sorted(graph.top_boxes, key=_ID)]
         clash = next(((a, b) for siblings in families for i, a in enumerate(siblings) for b in siblings[i + 1:]
                       if _overlap(boxes[a.id], boxes[b.id])), None)
         if clash is not None:
             return ("overlap", *clash)
-        intruder = self._intruder(graph, order, boxes)
-        return None if intruder is None else ("intruder", *intruder)
+        intruders = self._intruders(graph, order, boxes)
+        return ("intruders", intruders) if intruders else None
 
     def _measure(self, order: list, boxes: dict) -> None:
         boxes.clear()
@@ -251,22 +256,42 @@ class StableLayout:
                              max(r[2] for r in rects) + MARGIN, max(r[3] for r in rects) + MARGIN)
 
     def _move_aside(self, graph, a, b, boxes: dict) -> None:
-        """Move the box of the two holding fewer nodes, with all it holds, sideways out of the other."""
+        """Move the box of the two holding fewer nodes sideways, with all it holds and its
+        doors (drawn at its edge, outside it: an empty box is drawn above its principal door),
+        by the least shift that clears it of every sibling box and of every other node (not
+        only of the box it overlapped: moved out of one sibling into the next, boxes would
+        trade places round after round)."""
         inside = {box: graph.contents(box)[0] for box in (a, b)}
         still, moving = (a, b) if len(inside[a]) >= len(inside[b]) else (b, a)
-        r, m = boxes[still.id], boxes[moving.id]
-        right, left = r[2] - m[0] + GAP, m[2] - r[0] + GAP  # the shift that clears it, either way
-        dx = right if right <= left else -left
-        for node in inside[moving]:
-            self.moved_nodes.add(node_name(node))
-            x, y = self.positions[node_name(node)]
-            self.positions[node_name(node)] = (x + dx, y)
-            self.placed.add(node_name(node))
+        block = [node_name(n) for n in inside[moving] + [moving.principal, *moving.doors]]
+        rects = [boxes[moving.id]] + [_rect(self.positions[n], self._size(n)) for n in block]
+        siblings = moving.parent.children if moving.parent is not None else graph.top_boxes
+        obstacles = [boxes[box.id] for box in siblings if box is not moving]
+        obstacles += [_rect(p, self._size(n)) for n, p in self.positions.items() if n not in set(block)]
+        dx = self._clearing_shift(_union(rects), obstacles)
+        for name in block:
+            self.moved_nodes.add(name)
+            x, y = self.positions[name]
+            self.positions[name] = (x + dx, y)
+            self.placed.add(name)
 
-    def _intruder(self, graph, order: list, boxes: dict) -> Optional[tuple]:
-        """(a node drawn inside a box it is not in, that box's bounding box), if any. A node
-        is drawn inside a box when any part of it is (not only its centre: a node straddling
-        a box's edge reads as in it)."""
+    def _clearing_shift(self, rect: tuple, obstacles: list) -> float:
+        """The horizontal shift of least size that puts `rect` GAP clear of every obstacle on
+        its rows without passing the drawing's left edge (where the page holds the picture)."""
+        x0, y0, x1, y1 = rect
+        row = [o for o in obstacles if o[1] < y1 and y0 < o[3]]
+        shifts = sorted({0.0} | {o[2] + GAP - x0 for o in row} | {o[0] - GAP - x1 for o in row}, key=abs)
+        left = self.bounds[0] if self.bounds is not None else float("-inf")
+        for dx in shifts:
+            if x0 + dx >= left and not any(o[0] - GAP + _EPS < x1 + dx and x0 + dx < o[2] + GAP - _EPS for o in row):
+                return dx
+        return max(shifts)  # right of everything on its rows: always clear
+
+    def _intruders(self, graph, order: list, boxes: dict) -> list:
+        """The nodes drawn inside a box they are not in, by name, each once. A node is drawn
+        inside a box when any part of it is (not only its centre: a node straddling a box's
+        edge reads as in it)."""
+        found: dict = {}
         by_x = sorted((x, y, node) for node, (x, y) in self.positions.items())
         xs = [p[0] for p in by_x]
         reach = max((self._size(node)[0] for node in self.positions), default=0.0) / 2
@@ -277,20 +302,29 @@ class StableLayout:
                 if _overlap(_rect((x, y), self._size(node)), bx):
                     held = held if held is not None else {node_name(n) for n in graph.contents(box)[0]}
                     if node not in held:
-                        return node, bx
-        return None
+                        found[node] = None
+        return list(found)
 
-    def _move_out(self, name: str, box: tuple) -> None:
-        """Move a node sideways out of a box it is not in, to the nearer side."""
+    def _move_out(self, graph, name: str, boxes: dict) -> None:
+        """Move a node sideways by the least shift that clears it of every box it is not in
+        and of every other node (not only out of the box it was found in: between two boxes,
+        it would go from one into the other and back)."""
+        node = next((n for n in graph.nodes if node_name(n) == name), None)  # None: the interface, or a removed node
+        mine = set()
+        box = node.box if node is not None else None
+        while box is not None:
+            mine.add(box.id)
+            box = box.parent
+        obstacles = [r for box_id, r in boxes.items() if box_id not in mine]
+        obstacles += [_rect(p, self._size(n)) for n, p in self.positions.items() if n != name]
         x, y = self.positions[name]
-        half = self._size(name)[0] / 2 + GAP
-        left, right = box[0] - half, box[2] + half
-        self.positions[name] = (left if x - left <= right - x else right, y)
+        self.positions[name] = (x + self._clearing_shift(_rect((x, y), self._size(name)), obstacles), y)
         self.placed.add(name)
         self.moved_nodes.add(name)
 
 
 _ID = attrgetter("id")
+_EPS = 1e-6  # points: a shift computed to touch GAP exactly is clear
 
 
 def _boxes_in_order(graph) -> list:
@@ -307,6 +341,10 @@ def _boxes_in_order(graph) -> list:
 def _rect(center: tuple, size: tuple) -> tuple:
     (x, y), (w, h) = center, size
     return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _union(rects: list) -> tuple:
+    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
 
 
 def _overlap(a: tuple, b: tuple) -> bool:

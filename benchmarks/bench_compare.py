@@ -3,13 +3,14 @@ figures of two versions of goi (two git revisions), each built as a wheel and in
 its own folder, run alternately on one pinned CPU. Not a test: it asserts nothing.
 
     python benchmarks/bench_compare.py BEFORE [AFTER]     (git revisions; AFTER: the working tree)
-        [--runs N] [--rounds K] [--cpu C]
+        [--runs N] [--rounds K] [--cpu C] [--view M]
 
 For each family (bench_machine.FAMILIES, largest size) and for start-up (bench_startup's
 let chains, from a judgement) it reports the best time of N runs, the best over K rounds
 of each version, and after/before. On a shared machine times vary by a factor of two from
 one moment to the next; the best of many runs pinned to one CPU (`taskset`, when there is
-one) is what is compared.
+one) is what is compared. With --view M, each round also times M runs of `goi view` of the
+authors' gradient-descent example (the whole command, its pictures by pygraphviz) per version.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,13 +77,30 @@ def measure(site: Path, benchmarks: Path, runs: int, cpu: int) -> dict:
     return eval(out)  # our own probe's repr of a dict of floats
 
 
+GRADIENT = ROOT / "tests" / "programs" / "visualiser" / "gradient_descent_in_calculus.goi"
+
+
+def view(site: Path, cwd: Path, runs: int, cpu: int) -> float:
+    """The best wall time of `runs` runs of `goi view` of gradient descent by this version."""
+    pin = ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([*pin, sys.executable, "-m", "goi", "view", str(GRADIENT), "-o", str(cwd / "view.html")], env=env,
+                       check=True, capture_output=True, cwd=str(cwd))
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("before")
     ap.add_argument("after", nargs="?")
-    ap.add_argument("--runs", type=int, default=15, help="runs per family and round (default 15)")
+    ap.add_argument("--runs", type=int, default=15, help="runs per family and round (default 15; 0: none)")
     ap.add_argument("--rounds", type=int, default=3, help="alternations of the two versions (default 3)")
     ap.add_argument("--cpu", type=int, default=0, help="the CPU to pin to (default 0)")
+    ap.add_argument("--view", type=int, default=0, metavar="M", help="also time M runs of goi view of gradient descent a round")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -91,13 +110,18 @@ def main() -> None:
         best: dict = {"before": {}, "after": {}}
         for _ in range(args.rounds):
             for version in ("before", "after"):
-                for name, seconds in measure(sites[version], benchmarks, args.runs, args.cpu).items():
+                times = measure(sites[version], benchmarks, args.runs, args.cpu) if args.runs else {}
+                if args.view:
+                    times["goi view, gradient descent"] = view(sites[version], benchmarks.parent, args.view, args.cpu)
+                for name, seconds in times.items():
                     best[version][name] = min(best[version].get(name, float("inf")), seconds)
     print(f"{'':<24}{'before ms':>11}{'after ms':>11}{'after/before':>14}")
     for name in best["before"]:
         b, a = best["before"][name], best["after"][name]
         print(f"{name:<24}{b * 1e3:>11.2f}{a * 1e3:>11.2f}{a / b:>14.3f}")
-    families = [n for n in best["before"] if not n.startswith("start-up")]
+    families = [n for n in best["before"] if not n.startswith(("start-up", "goi view"))]
+    if not families:
+        return
     total_b = sum(best["before"][n] for n in families)
     total_a = sum(best["after"][n] for n in families)
     print(f"{'families, summed':<24}{total_b * 1e3:>11.2f}{total_a * 1e3:>11.2f}{total_a / total_b:>14.3f}")

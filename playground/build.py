@@ -6,7 +6,8 @@
 It installs the runtime from playground/package-lock.json (`npm ci` in a scratch folder:
 Pyodide and viz.js),
 builds goi's wheel from this checkout and downloads the pinned wheels of
-playground/requirements.txt (with their hashes), and writes the page: goi view's stepper
+playground/requirements.txt (with their hashes), saves an interpreter with them imported
+(playground/snapshot.mjs, under Node.js), and writes the page: goi view's stepper
 (reports/view.py's markup, script and style, the same code as goi view's pages) beside the
 playground's editor (playground/src/). At run time the page loads nothing from elsewhere.
 """
@@ -87,6 +88,25 @@ def wheels(out: Path, work: Path) -> list:
     return names
 
 
+SNAPSHOT = "python.snapshot.gz"  # under wheels/: goi's interpreter, started and warmed at build time
+
+
+def snapshot(out: Path, work: Path, node: str = "node") -> str:
+    """CPython in WebAssembly started under Node.js with goi's wheels imported and warmed,
+    its memory saved (playground/snapshot.mjs, run where `runtime` installed Pyodide): the
+    worker restores it instead of starting CPython and importing goi in the browser, which
+    was most of the time to ready. Listed in wheels/manifest.json."""
+    if shutil.which(node) is None:
+        raise BuildError("Node.js is needed to build the playground's interpreter snapshot")
+    shutil.copy2(HERE / "snapshot.mjs", work / "snapshot.mjs")
+    target = out / "wheels"
+    _run([node, "snapshot.mjs", str(target), str(target / SNAPSHOT)], work)
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["snapshot"] = SNAPSHOT
+    (target / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return SNAPSHOT
+
+
 def page(out: Path) -> None:
     """index.html (the editor around goi view's stepper), view.js and view.css (goi view's
     script and style), the playground's own script, style and worker, and site.json."""
@@ -113,6 +133,7 @@ def build(out: Path) -> dict:
     with tempfile.TemporaryDirectory(prefix="goi-playground-") as scratch:
         runtime(out, Path(scratch))
         wheels(out, Path(scratch))
+        snapshot(out, Path(scratch))
     page(out)
     return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
 

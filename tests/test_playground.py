@@ -7,7 +7,9 @@ stopped, and the console has no error."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gzip
 import http.server
 import json
 import os
@@ -41,26 +43,35 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    """The site served on 127.0.0.1 (an ephemeral port), stopped after the tests."""
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    # a module script must come as JavaScript and WebAssembly as such, whatever the
+    # machine's own MIME table says
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        # a module script must come as JavaScript and WebAssembly as such, whatever the
-        # machine's own MIME table says
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                          ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+    def log_message(self, *args):
+        pass
 
-        def log_message(self, *args):
-            pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+@contextlib.contextmanager
+def _serve(folder: Path):
+    """`folder` served on 127.0.0.1 (an ephemeral port), stopped on leaving."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    """The site served on 127.0.0.1, stopped after the tests."""
+    with _serve(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -395,3 +406,29 @@ def test_the_page_downloads_the_page_goi_view_writes(server, driver):
     assert shown["steps"] == last["data"]["steps"] and shown["frames"] == len(last["frames"]) > 1
     assert page.count('type="application/gzip+base64"') == len(last["frames"])
     assert severe(driver) == []
+
+
+def test_the_worker_restores_goi_from_the_build_s_snapshot(server, driver):
+    """playground/build.py saves CPython with goi imported (playground/snapshot.mjs); the
+    worker restores it rather than starting CPython and importing goi (issue 43: ready in
+    about a second rather than five here). The restored goi runs as goi run does: every other
+    test of this module runs on it."""
+    _open(driver, server)
+    assert driver.execute_script("return document.body.dataset.boot") == "restored"
+    marks = json.loads(driver.execute_script("return document.body.dataset.bootMarks"))
+    assert set(marks) == {"runtime", "wheels", "imports"}
+
+
+def test_a_snapshot_that_cannot_be_restored_is_said_and_goi_starts_anew(site, driver, tmp_path):
+    """A snapshot this Pyodide cannot restore (here: not a memory image at all) is never
+    fatal: the worker starts CPython and imports goi as it would without one, and says why."""
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    manifest = json.loads((copy / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+    (copy / "wheels" / manifest["snapshot"]).write_bytes(gzip.compress(b"not a memory image " * 1000))
+    with _serve(copy) as url:
+        _open(driver, url)
+        boot = driver.execute_script("return document.body.dataset.boot")
+        assert boot.startswith("started (the snapshot could not be restored: "), boot
+        _type(driver, "1 + 2")
+        assert _run(driver)["summary"]["value"] == "3"

@@ -16,8 +16,11 @@ function startWorker(){
     if (m.kind === "ready"){
       ready = true;
       $("boot").textContent = "ready in " + m.seconds.toFixed(1) + " s";
+      $("boot").title = "CPython in WebAssembly " + m.how + (m.how === "restored" ? " from the site's snapshot, goi imported" : "");
       $("version").textContent = m.versions.goi + " (Python " + m.versions.python + ", Graphviz " + m.versions.graphviz + ")";
       document.body.dataset.bootSeconds = String(m.seconds);
+      document.body.dataset.bootMarks = JSON.stringify(m.marks || {});
+      document.body.dataset.boot = m.how;
       document.body.dataset.goiReady = "1";
       $("run").disabled = false;
       check();

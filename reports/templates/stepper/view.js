@@ -27,7 +27,16 @@ function applyBox(){ const svg = svgShown(); if (svg) svg.setAttribute("viewBox"
 function adopt(svg){  // a new picture: the pane's size, the zoom kept
   svg.dataset.base = svg.getAttribute("viewBox");
   svg.removeAttribute("width"); svg.removeAttribute("height");
+  labelsOnTop(svg);
   applyBox();
+}
+function labelsOnTop(svg){  // links' labels above every link and node, with a halo: no link (the token's, drawn thick) hides a label
+  const graph = svg.querySelector("g.graph");
+  if (!graph) return;
+  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  layer.setAttribute("class", "labels");
+  svg.querySelectorAll("g.edge").forEach((e) => e.querySelectorAll(":scope > text").forEach((t) => { t.dataset.link = e.id; layer.append(t); }));
+  graph.append(layer);
 }
 function zoom(factor, x, y){  // about the screen point (x, y), by default the pane's centre
   const svg = svgShown(); if (!svg) return;
@@ -145,7 +154,7 @@ function start(data, frames){
       n.animate([{transform: "translate(" + dx + "px," + dy + "px)"}, {transform: "translate(0px,0px)"}], {duration: ms, easing: "ease-out"});
     });
     document.body.dataset.glided = String(glided);  // how many nodes the last change of picture moved
-    if (moved) pane.querySelectorAll("g.edge, g.cluster").forEach((e) => e.animate([{opacity: 0.15}, {opacity: 1}], {duration: ms}));
+    if (moved) pane.querySelectorAll("g.edge, g.cluster, g.labels").forEach((e) => e.animate([{opacity: 0.15}, {opacity: 1}], {duration: ms}));
   }
   async function showFrame(f){
     const pane = $("graph");
@@ -163,9 +172,10 @@ function start(data, frames){
     }
   }
   function highlight(s){
-    document.querySelectorAll("#graph g.edge.token").forEach((e) => e.classList.remove("token"));
+    document.querySelectorAll("#graph .token").forEach((e) => e.classList.remove("token"));
     const edge = document.querySelector("#graph g#l" + s.link);
     if (edge) edge.classList.add("token");
+    document.querySelectorAll('#graph g.labels text[data-link="l' + s.link + '"]').forEach((t) => t.classList.add("token"));
   }
   function showSource(s){
     const src = $("source"), text = data.program;

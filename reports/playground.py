@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .view import DEFAULT_MAX_FRAMES, DEFAULT_MAX_RECORDED_STEPS, page_data, record, to_html
+from .view import DEFAULT_MAX_RECORDED_STEPS, page_data, record, to_html
 
 NAME = "<playground>"  # the program's name in the messages, as goi's are "<-e>" or a file's
 DEFAULT_MAX_STEPS = 200_000  # a browser tab's budget: the run and its recording stay within memory
@@ -20,7 +20,7 @@ OPTIONS = {  # the goi run options a page offers: name -> (allowed values or typ
     "checks": (list, []),
     "check_mode": (("exhaustive", "sampled", "full"), "exhaustive"),
     "max_steps": (int, DEFAULT_MAX_STEPS),
-    "max_frames": (int, DEFAULT_MAX_FRAMES),
+    "max_frames": (int, None),  # None (the field left empty): goi view's default, reports/view.py's EVERY_CHANGE_UP_TO
 }
 _last: dict = {}  # the last run's recording, for page()
 

@@ -5,9 +5,11 @@ literal machine.
 Every transition is recorded (its rule, the token's link, direction, rewriting flag,
 computation stack and box stack, and the source span of the term the token's link belongs
 to). Passes only move the token, so a picture of the graph (laid out by Graphviz) is drawn
-at the start and after each rewrite that changed the graph, at most `max_frames` of them;
-each step shows the latest picture at or before it, with the token's link highlighted. The
-steps past the budget have no picture, and the timeline says so. Nodes keep their place
+at the start and after each rewrite that changed the graph: after every one when the run
+changes its graph at most EVERY_CHANGE_UP_TO times (by default: a picture at every step, as
+the authors' visualiser has), else at most `max_frames` of them spread over the run; each
+step shows the latest picture at or before it, with the token's link highlighted. The steps
+past the budget have no picture, and the timeline says so. Nodes keep their place
 from one picture to the next (reports/stable_layout.py); where Graphviz had to lay the
 graph out anew, the page says why and animates the nodes to their new places.
 """
@@ -21,7 +23,8 @@ from typing import Optional
 
 from .escape import script_json
 
-DEFAULT_MAX_FRAMES = 60
+DEFAULT_MAX_FRAMES = 60  # pictures spread over a run that changes its graph more than EVERY_CHANGE_UP_TO times
+EVERY_CHANGE_UP_TO = 100  # graph changes of a run that has, by default, a picture after every one (all the corpus but gradient descent)
 AFTER_DECOUPLING = 12  # steps after a decoupling pictured whatever the spread (within the page's byte budget)
 # Steps recorded in full, at most: the page stays under about 20 MB and opens in seconds
 # whatever the run's length (a step is about 220 bytes of the page). Past the budget the
@@ -61,7 +64,7 @@ class Recording:
     unrecorded: Optional[dict] = None
 
 
-def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
+def record(program, max_steps: int, max_frames: Optional[int] = None,
            max_recorded_steps: int = DEFAULT_MAX_RECORDED_STEPS, progress=None, **options) -> Recording:
     """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
     record what the page shows (the source spans point into the judgement's `source`).
@@ -69,7 +72,8 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     full; the rest are summarised in `unrecorded`, and the final state is recorded last.
     `max_frames` pictures are spread over the run's graph changes, up to a quarter of them kept
     for the AFTER_DECOUPLING steps after each decoupling; the final state and each decoupling
-    have one besides. `progress(step, pictures)` is called as the run goes (the
+    have one besides. `max_frames` None: a picture after every change when there are at most
+    EVERY_CHANGE_UP_TO, else DEFAULT_MAX_FRAMES. `progress(step, pictures)` is called as the run goes (the
     browser playground shows it)."""
     from goi.execution import prepare
     from goi.semantics import show
@@ -87,9 +91,11 @@ def record(program, max_steps: int, max_frames: int = DEFAULT_MAX_FRAMES,
     # the picture budget is spread over the run's graph changes (a first run counts them);
     # the final state and every decoupling are pictured whatever the budget
     changes, decouplings = graph_changes(program, max_steps, max_recorded_steps, options)
-    # of the budget, up to a quarter is kept for the steps right after each decoupling (where a
-    # reader looks hardest); the rest is spread evenly over the run
-    reserve = min(max_frames // 4, AFTER_DECOUPLING * decouplings)
+    if max_frames is None:
+        max_frames = changes + 1 if changes <= EVERY_CHANGE_UP_TO else DEFAULT_MAX_FRAMES
+    # of a budget that cannot picture every change, up to a quarter is kept for the steps right
+    # after each decoupling (where a reader looks hardest); the rest is spread evenly over the run
+    reserve = 0 if changes < max_frames else min(max_frames // 4, AFTER_DECOUPLING * decouplings)
     pictured = spread(changes, max_frames - reserve)
     counts = {"changes": 0, "spread": 0, "near": 0}  # graph changes seen; pictures drawn within the budget
 
@@ -331,10 +337,11 @@ def compose(program, *, max_steps: int = 1_000_000, max_frames: Optional[int] = 
     """A run recorded and its page composed (the one place `goi view` and `goi.view` make
     it): the Recording and the self-contained HTML text. `program` is text, a term or a
     judgement; options as `goi.run`'s; at most `max_frames` pictures spread over the run
-    (default 60, besides the final state's and each decoupling's) and `max_recorded_steps`
+    (default: one after every change of the graph when there are at most EVERY_CHANGE_UP_TO,
+    else 60; besides the final state's and each decoupling's) and `max_recorded_steps`
     steps recorded in full (default 50,000: the rest counted by rule and shown on the
     timeline). Needs the `reports` extra (Graphviz through pygraphviz)."""
-    rec = record(program, max_steps, DEFAULT_MAX_FRAMES if max_frames is None else max_frames,
+    rec = record(program, max_steps, max_frames,
                  max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if max_recorded_steps is None else max_recorded_steps,
                  **options)
     return rec, to_html(rec, title)

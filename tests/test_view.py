@@ -74,6 +74,33 @@ def test_the_picture_budget_is_spread_over_the_run_and_the_final_state_and_decou
         assert few.steps[-1]["frame"] is not None and all(s["frame"] is not None for s in few.steps if s["decouple"])
 
 
+@pytest.mark.parametrize("name", ["visualiser/church_numerals_prog.goi", "paper/deep_decoupling.goi"])
+def test_a_short_run_has_a_picture_after_every_change_by_default(name):
+    """Issue 43: the authors' visualiser has a picture at every step. By default, a run that
+    changes its graph at most EVERY_CHANGE_UP_TO times (the whole corpus but gradient descent)
+    has one after every change, so every step shows its own graph; the Church-style example
+    (74 changes) had 60 spread over it. An explicit --max-frames still spreads."""
+    from goi.reports.view import DEFAULT_MAX_FRAMES, EVERY_CHANGE_UP_TO, graph_changes, record
+
+    program = (PROGRAMS / name).read_text(encoding="utf-8")
+    changes, _decouplings = graph_changes(program, 1_000_000, 50_000, {})
+    assert changes <= EVERY_CHANGE_UP_TO
+    rec = record(program, 1_000_000)
+    assert rec.unpictured == 0 and all(s["frame"] is not None for s in rec.steps)
+    assert len(rec.frames) == changes + 1  # the initial state, and each change
+    if changes >= DEFAULT_MAX_FRAMES:
+        assert record(program, 1_000_000, DEFAULT_MAX_FRAMES).unpictured > 0  # the check above can fail
+
+
+def test_goi_view_s_help_states_the_picture_defaults_reports_view_declares(capsys):
+    from goi.reports.view import DEFAULT_MAX_FRAMES, EVERY_CHANGE_UP_TO
+
+    with pytest.raises(SystemExit):
+        main(["view", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"at most {EVERY_CHANGE_UP_TO} times, else {DEFAULT_MAX_FRAMES})" in text
+
+
 @pytest.fixture(scope="module")
 def driver():
     yield from chromium()

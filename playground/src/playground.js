@@ -78,13 +78,13 @@ function options(){
   const o = {division: $("opt-division").value, strategy: $("opt-strategy").value, gc: $("opt-gc").checked,
     check_mode: $("opt-check_mode").value,
     checks: [...document.querySelectorAll("#opt-checks input:checked")].map((c) => c.value)};
-  NUMBERS.forEach((n) => { o[n] = Number($("opt-" + n).value); });
+  NUMBERS.forEach((n) => { if ($("opt-" + n).value !== "") o[n] = Number($("opt-" + n).value); });  // empty: goi's default
   return o;
 }
 function setOptions(o){
   ["division", "strategy", "check_mode"].forEach((n) => { if (o[n] !== undefined) $("opt-" + n).value = o[n]; });
   if (o.gc !== undefined) $("opt-gc").checked = o.gc;
-  NUMBERS.forEach((n) => { if (o[n] !== undefined) $("opt-" + n).value = String(o[n]); });
+  NUMBERS.forEach((n) => { if (o[n] !== undefined) $("opt-" + n).value = o[n] === null ? "" : String(o[n]); });
   if (o.checks) document.querySelectorAll("#opt-checks input").forEach((c) => { c.checked = o.checks.includes(c.value); });
 }
 

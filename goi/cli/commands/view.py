@@ -12,12 +12,16 @@ from ..io import say, schema, write_json
 from . import command
 
 
+# the defaults reports/view.py declares (EVERY_CHANGE_UP_TO, DEFAULT_MAX_FRAMES), spelt out:
+# importing it would load goi.reports for every command (tests/test_view.py checks they agree)
 def add_arguments(p) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the page (default: the program's name "
                    "with .html, or goi-view.html)")
     p.add_argument("--max-frames", type=non_negative_int, default=None, metavar="N",
-                   help="pictures of the graph spread over the run's changes of the graph (default 60); the final state "
-                   "and every decoupling have one besides; the steps without one are marked on the timeline")
+                   help="pictures of the graph spread over the run's changes of the graph (default: one after every "
+                   "change when the run changes its graph at most 100 times, else 60);"
+                   " the final state and every decoupling have one besides; the steps without one are marked on the "
+                   "timeline")
     p.add_argument("--max-recorded-steps", type=positive_int, default=None, metavar="N",
                    help="steps recorded in full at most (default 50000, which keeps the page under about 20 MB); "
                         "the rest are counted by rule, shown on the timeline, and the final state is recorded")

@@ -34,10 +34,11 @@ WAIT = 300  # seconds a page may take to load or run, at most: a bound on waitin
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    if shutil.which("npm") is None:
+    missing = [tool for tool in ("npm", "node") if shutil.which(tool) is None]
+    if missing:
         if os.environ.get("CI"):
-            pytest.fail("npm is missing: .ci/run installs it")
-        pytest.skip("npm is not installed here (CI installs it)")
+            pytest.fail(f"{' and '.join(missing)} missing: .ci/run installs them")
+        pytest.skip(f"{' and '.join(missing)} not installed here (CI installs them)")
     out = tmp_path_factory.mktemp("playground") / "site"
     runpy.run_path(str(ROOT / "playground" / "build.py"))["build"](out)
     return out

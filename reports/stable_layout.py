@@ -226,8 +226,9 @@ class StableLayout:
             if wrong[0] == "overlap":
                 self._move_aside(graph, *wrong[1:], boxes)
             else:
+                by_name = {node_name(n): n for n in graph.nodes}
                 for name in wrong[1]:
-                    self._move_out(graph, name, boxes)
+                    self._move_out(name, by_name.get(name), boxes)  # None: the interface, or a removed node
         return "boxes would overlap, or a node be drawn inside a box it is not in"
 
     def _misleads(self, graph, order: list, boxes: dict) -> Optional[tuple]:
@@ -263,11 +264,13 @@ class StableLayout:
         trade places round after round)."""
         inside = {box: graph.contents(box)[0] for box in (a, b)}
         still, moving = (a, b) if len(inside[a]) >= len(inside[b]) else (b, a)
-        block = [node_name(n) for n in inside[moving] + [moving.principal, *moving.doors]]
+        block = [name for name in (node_name(n) for n in inside[moving] + [moving.principal, *moving.doors])
+                 if name in self.positions]  # (a broken rule's graph may have lost a door)
         rects = [boxes[moving.id]] + [_rect(self.positions[n], self._size(n)) for n in block]
         siblings = moving.parent.children if moving.parent is not None else graph.top_boxes
         obstacles = [boxes[box.id] for box in siblings if box is not moving]
-        obstacles += [_rect(p, self._size(n)) for n, p in self.positions.items() if n not in set(block)]
+        moving_names = set(block)
+        obstacles += [_rect(p, self._size(n)) for n, p in self.positions.items() if n not in moving_names]
         dx = self._clearing_shift(_union(rects), obstacles)
         for name in block:
             self.moved_nodes.add(name)
@@ -305,11 +308,10 @@ class StableLayout:
                         found[node] = None
         return list(found)
 
-    def _move_out(self, graph, name: str, boxes: dict) -> None:
-        """Move a node sideways by the least shift that clears it of every box it is not in
-        and of every other node (not only out of the box it was found in: between two boxes,
-        it would go from one into the other and back)."""
-        node = next((n for n in graph.nodes if node_name(n) == name), None)  # None: the interface, or a removed node
+    def _move_out(self, name: str, node, boxes: dict) -> None:
+        """Move a node (`node`: the graph's, or None) sideways by the least shift that clears
+        it of every box it is not in and of every other node (not only out of the box it was
+        found in: between two boxes, it would go from one into the other and back)."""
         mine = set()
         box = node.box if node is not None else None
         while box is not None:

@@ -14,21 +14,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import time
 
+from bench_startup import best
 from goi.campaigns.runner import exhaustive_shards, run_campaign
 from goi.generators.enumerate import Enumeration, Space
 from goi.generators.shapes import shape_space
 from goi.properties.campaign import PropsWork, merge
-
-
-def best(repeat: int, run) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:
@@ -63,13 +54,13 @@ def main() -> None:
               "share of a shard's work | 2-worker efficiency |\n|---:|---:|---:|---:|---:|---:|---:|---:|")
         for per in map(int, args.sizes.split(",")):
             shards = exhaustive_shards(counts, per_shard=per)
-            here = best(args.repeat, lambda: run_campaign(shards, work))
+            here = best(lambda: run_campaign(shards, work), args.repeat)
             on = {}
             for workers, (_cluster, client) in clusters.items():
                 def go(client=client):
                     results = run_campaign(shards, work, client=client)
                     assert merge(results.values(), names)["programs"] == total
-                on[workers] = best(args.repeat, go)
+                on[workers] = best(go, args.repeat)
             per_shard = (on[1] - here) / len(shards)
             share = per_shard / (here / len(shards))
             print(f"| {per} | {len(shards)} | {here:.2f} | {on[1]:.2f} | {on[2]:.2f} | {per_shard * 1e3:.1f} | "

@@ -121,8 +121,8 @@ def read_expectation(path: str, text: str, max_bytes: int = MAX_INPUT_BYTES) -> 
         if m:
             key, value = _field(m.group(1), m.group(2), f"{path}:{number}")
             inline[key] = value
-        elif LOOKALIKE.match(line):
-            key, value = LOOKALIKE.match(line).groups()
+        elif lookalike := LOOKALIKE.match(line):
+            key, value = lookalike.groups()
             written = "-- expect: " + value if key == "value" else f"-- expect {key}: {value}"
             raise ExpectationError(f"{path}:{number}: `{line.strip()}` is only a comment; an expectation is "
                                    f"written `{written}`")
@@ -206,7 +206,7 @@ def write_expectation(path: str, text: str, source: str, expected: dict, got: Ou
     if at is None:  # none yet: at the end
         kept = "\n".join(old).rstrip("\n") + "\n" + "\n".join(lines)
     else:  # where the first one was (beside its comment), the others gone
-        kept = "\n".join([line for line in old[:at]] + lines + [line for line in old[at:] if not INLINE.match(line)])
+        kept = "\n".join(old[:at] + lines + [line for line in old[at:] if not INLINE.match(line)])
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(kept.rstrip("\n") + "\n")
 

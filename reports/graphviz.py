@@ -42,16 +42,14 @@ def lay_out(dot: str, engine: str, options: Optional[dict] = None, svg: bool = F
         return _from_json(_render(dot, engine, ["json", "svg"] if svg else ["json"]), svg)
     pgv = require("pygraphviz")
     drawing = pgv.AGraph(string=dot)
-    with quiet_graphviz():
+    with quiet_graphviz():  # once for both of Graphviz's calls (it sets aside and reads back fd 2 each time)
         drawing.layout(prog=engine)
-    laid = Laid(bb=_box(drawing.graph_attr["bb"]))
-    for node in drawing.nodes():
-        x, y = node.attr["pos"].split(",")[:2]
-        laid.nodes[str(node)] = (float(x), float(y), 72 * float(node.attr["width"]), 72 * float(node.attr["height"]))
-    if svg:
-        with quiet_graphviz():
-            drawn = drawing.draw(format="svg")
-        laid.svg = svg_text(drawn)
+        laid = Laid(bb=_box(drawing.graph_attr["bb"]))  # read before drawing: the SVG renderer rewrites the attributes
+        for node in drawing.nodes():
+            x, y = node.attr["pos"].split(",")[:2]
+            laid.nodes[str(node)] = (float(x), float(y), 72 * float(node.attr["width"]), 72 * float(node.attr["height"]))
+        if svg:
+            laid.svg = svg_text(drawing.draw(format="svg"))
     return laid
 
 

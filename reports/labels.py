@@ -45,8 +45,9 @@ def unclutter(svg: str, nodes: dict) -> tuple[str, int]:
             return group
         x, y, size = float(text.group(2)), float(text.group(3)), float(text.group(5))
         width = ADVANCE * size * len(html.unescape(text.group(6)))
-        if not covers(*label_box(x, y, width, size)):
-            drawn.append(label_box(x, y, width, size))
+        here = label_box(x, y, width, size)
+        if not covers(*here):
+            drawn.append(here)
             return group
         moved[0] += 1
         path = POINTS.search(group)
@@ -60,8 +61,9 @@ def unclutter(svg: str, nodes: dict) -> tuple[str, int]:
                 for side in (1, -1):
                     reach = abs(nx) * (width / 2 + GAP) + abs(ny) * (size / 2 + GAP) + GAP
                     cx, cy = px + side * nx * reach, py + side * ny * reach + size / 3
-                    if not covers(*label_box(cx, cy, width, size)):
-                        drawn.append(label_box(cx, cy, width, size))
+                    there = label_box(cx, cy, width, size)
+                    if not covers(*there):
+                        drawn.append(there)
                         placed = (f'<text {text.group(1)}x="{cx:.2f}" y="{cy:.2f}"{text.group(4)}'
                                   f'font-size="{text.group(5)}">{text.group(6)}</text>\n')
                         return group[:text.start()] + placed + group[text.end():]

@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import re
 
+from goi.semantics.words import WORDS  # a message's words: never taken for a program's name
+
 MESSAGE_CHARS = 120
 
 # a single quote between two letters is an apostrophe (can't, it's), not the start or end of a quotation
 _QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/[\w.@+~-]+)+/?(?::\d+)*")
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[.,/]\d+)*(?:e[-+]?\d+)?")
+# a comma always separates (a stack `[*,0,0]` is three items, never the number `0,0`)
+_NUMBER = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:[./]\d+)*(?:e[-+]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_'][\w']*")
 _NUMBERED = re.compile(r"\b([A-Za-z_]+)\d+\b")  # an id with a number in it: n42, node_17, t3
 # a sequence of what was folded (a stack, a list, a tuple): one bucket whatever its length
-_ITEM = r"(?:N|NAME|'…'|PATH|[A-Za-z_]+N)"
+# an item: what was folded, a bracket already folded, or a marker a machine puts on its
+# stacks among the numbers (`*`, `@`, `λ`, `<fun>`, null …)
+_MARKER = r"(?:[*@#$%&!?~^=+\-]{1,3}|λ|<[A-Za-z_]*>|null|undefined|nil|None|true|false|unit|fun|closure)"
+_ITEM = r"(?:N|NAME|'…'|PATH|[A-Za-z_]+N|\[…\]|\(…\)|\{…\}|<…>|…|" + _MARKER + ")"
 _BRACKETED = re.compile(r"([\[({<])\s*(?:" + _ITEM + r"(?:\s*(?:,|;|:|::|\||\s)\s*" + _ITEM + r")*)?\s*[\])}>]")
 _RUN = re.compile(_ITEM + r"(?:\s*(?:,|;|::)\s*" + _ITEM + r")+")  # not N:N (a line and column stays)
 _CLOSE = {"[": "]", "(": ")", "{": "}", "<": ">"}
@@ -28,6 +34,7 @@ _SPACES = re.compile(r"\s+")
 
 # our notations' keywords: never a program name to fold
 _KEYWORDS = {"let", "in", "abs", "fold", "A", "lambda", "fun"}
+
 
 
 def fold(message: str, names: frozenset = frozenset()) -> str:
@@ -42,7 +49,11 @@ def fold(message: str, names: frozenset = frozenset()) -> str:
     line = _HEX.sub("N", line)
     line = _NUMBER.sub("N", line)
     line = _NUMBERED.sub(lambda m: m.group(1) + "N", line)
-    line = _BRACKETED.sub(lambda m: m.group(1) + "…" + _CLOSE[m.group(1)], line)
+    for _ in range(MESSAGE_CHARS):  # innermost brackets first: a stack of stacks is one item
+        folded = _BRACKETED.sub(lambda m: m.group(1) + "…" + _CLOSE[m.group(1)], line)
+        if folded == line:
+            break
+        line = folded
     line = _RUN.sub("…", line)
     line = _SPACES.sub(" ", line).strip()
     return line[:MESSAGE_CHARS] or "(no message)"
@@ -50,4 +61,4 @@ def fold(message: str, names: frozenset = frozenset()) -> str:
 
 def program_names(text: str) -> frozenset:
     """The identifiers of a program's text (its variables), to fold out of messages."""
-    return frozenset(w for w in _WORD.findall(text) if w not in _KEYWORDS and len(w) > 0)
+    return frozenset(w for w in _WORD.findall(text) if w not in _KEYWORDS and w.lower() not in WORDS)

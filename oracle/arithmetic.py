@@ -13,10 +13,23 @@ Each arithmetic is one declared value of ARITHMETICS (a new one is one more `Ari
 - `integer`: integers without bounds, division rounding as declared (`--integer-division
   trunc|floor`), by zero as `--division` says; programs are drawn with integer constants
   (the `integers` fragment comes with it); an answer agrees when it is the same integer.
+
+An arithmetic is declared with settings (`SETTINGS`), written `NAME,KEY=VALUE,…` on the command
+line (`--arithmetic ieee754,signed-zero=no`) or as a table in a target file:
+
+- `ieee754`: `signed-zero` yes|no (no: every value passes through decimal text, where -0 is
+  written 0, as an implementation that reads its operands from text computes), `by-zero`
+  ieee|error|zero (x/0 is ±Infinity and 0/0 NaN; an error; 0);
+- `integer`: `bits` N (two's complement of that width; default: no bound), `overflow`
+  wrap|error, `rounding` trunc|floor, `by-zero` zero|error;
+- `exact`: `by-zero` zero|error (as `--division total|strict`).
+
+`declared(spec)` reads a spec into a `Declared` arithmetic, with every setting checked.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from dataclasses import dataclass
@@ -30,7 +43,7 @@ NON_FINITE = {"NaN", "Infinity", "-Infinity"}
 class Arithmetic:
     name: str
     description: str
-    field: Callable  # config -> a field for Execution (None: exact rationals with config.division)
+    field: Callable  # (config, settings) -> a field for Execution (None: exact rationals)
     same: Callable  # (expected, got, config) -> bool
     fragments: frozenset = frozenset()  # fragments it implies (integer: integer constants)
 
@@ -78,23 +91,142 @@ def _double_same(expected, got, config) -> bool:
     return not math.isinf(value) and ulps(expected, value) <= config.ulps
 
 
-def _ieee_field(config):
+def _ieee_field(config, settings=None):
     from goi.semantics.values import IEEEField
 
-    return IEEEField()
+    settings = settings or {}
+    return IEEEField(settings.get("signed-zero", "yes") == "yes", settings.get("by-zero", "ieee"))
 
 
-def _integer_field(config):
+def _by_zero(config, settings) -> str:
+    """The division policy: the arithmetic's `by-zero` where it is declared, else --division."""
+    by_zero = (settings or {}).get("by-zero")
+    return config.division if by_zero is None else {"zero": "total", "error": "strict"}[by_zero]
+
+
+def _integer_field(config, settings=None):
     from goi.semantics.values import IntegerField
 
-    return IntegerField(config.division, config.integer_division)
+    settings = settings or {}
+    bits = settings.get("bits")
+    return IntegerField(_by_zero(config, settings), settings.get("rounding", config.integer_division),
+                        bits=None if bits is None else int(bits), overflow=settings.get("overflow", "wrap"))
+
+
+def _exact_field(config, settings=None):
+    return None  # exact rationals, dividing as _by_zero says (Declared.division)
 
 
 ARITHMETICS = {a.name: a for a in (
     Arithmetic("exact", "exact rationals, the paper's field (--division total|strict; --tolerance)",
-               lambda config: None, _exact_same),
+               _exact_field, _exact_same),
     Arithmetic("ieee754", "binary64 doubles: IEEE rounding, NaN, ±Infinity (--ulps N)", _ieee_field, _double_same),
     Arithmetic("integer", "integers, division rounding as --integer-division says (integer constants only)",
                _integer_field, _exact_same, frozenset({"integers"})),
 )}
 
+
+
+# Each arithmetic's settings: key -> the values it takes (None: a whole number in a range), default first.
+SETTINGS = {
+    "exact": {"by-zero": ("zero", "error")},
+    "ieee754": {"signed-zero": ("yes", "no"), "by-zero": ("ieee", "error", "zero")},
+    "integer": {"bits": None, "overflow": ("wrap", "error"), "rounding": ("trunc", "floor"), "by-zero": ("zero", "error")},
+}
+BITS = (2, 4096)
+
+
+class ArithmeticError_(ValueError):
+    """A declared arithmetic that is not one: its message says which setting and what it takes."""
+
+
+@dataclass(frozen=True)
+class Declared:
+    """An arithmetic with its settings, as declared (`declared`)."""
+
+    arithmetic: Arithmetic
+    settings: tuple = ()  # (key, value) pairs, in the order of SETTINGS
+
+    @property
+    def name(self) -> str:
+        return self.arithmetic.name
+
+    @property
+    def spec(self) -> str:
+        """As the command line writes it (a replay command gives it again)."""
+        return ",".join([self.name] + [f"{k}={v}" for k, v in self.settings])
+
+    @property
+    def fragments(self) -> frozenset:
+        return self.arithmetic.fragments
+
+    def field(self, config):
+        return self.arithmetic.field(config, dict(self.settings))
+
+    def division(self, config) -> str:
+        """The rationals' division policy (exact): total or strict."""
+        return _by_zero(config, dict(self.settings))
+
+    def same(self, expected, got, config) -> bool:
+        return self.arithmetic.same(expected, got, config)
+
+
+def declared(spec) -> Declared:
+    """The arithmetic a spec declares (`_declared`), a spec's text read once."""
+    return _declared_text(spec) if isinstance(spec, str) else _declared(spec)
+
+
+@functools.lru_cache(maxsize=64)
+def _declared_text(spec: str) -> Declared:
+    return _declared(spec)
+
+
+def _declared(spec) -> Declared:
+    """`NAME` or `NAME,KEY=VALUE,…` (or a mapping {"name": …, KEY: VALUE}: a target file's table)
+    as a Declared arithmetic; ArithmeticError_ for anything else, naming what it takes."""
+    if isinstance(spec, Declared):
+        return spec
+    if isinstance(spec, dict):
+        table = {str(k): v for k, v in spec.items()}
+        name = table.pop("name", None)
+        if not isinstance(name, str):
+            raise ArithmeticError_(f"an arithmetic needs a name: one of {', '.join(ARITHMETICS)}")
+        pairs = [(k, _setting_text(v)) for k, v in table.items()]
+    elif isinstance(spec, str):
+        name, *rest = [part.strip() for part in spec.split(",")]
+        pairs = []
+        for part in rest:
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise ArithmeticError_(f"{part!r} is not KEY=VALUE (for example {name},signed-zero=no)")
+            pairs.append((key.strip(), value.strip()))
+    else:
+        raise ArithmeticError_(f"an arithmetic is a name or a table, not {type(spec).__name__}")
+    if name not in ARITHMETICS:
+        raise ArithmeticError_(f"unknown arithmetic {name!r}: one of {', '.join(ARITHMETICS)}")
+    allowed = SETTINGS[name]
+    given: dict = {}
+    for key, value in pairs:
+        if key not in allowed:
+            raise ArithmeticError_(f"{name} has no setting {key!r}" + (f": it has {', '.join(allowed)}" if allowed else ""))
+        if key in given:
+            raise ArithmeticError_(f"{name}: {key} is set twice")
+        values = allowed[key]
+        if values is None:
+            if not (value.isdigit() and len(value) <= 4 and BITS[0] <= int(value) <= BITS[1]):
+                raise ArithmeticError_(f"{name}: {key} is a whole number from {BITS[0]} to {BITS[1]}, not {value!r}")
+            value = str(int(value))
+        elif value not in values:
+            raise ArithmeticError_(f"{name}: {key} is one of {', '.join(values)}, not {value!r}")
+        given[key] = value
+    return Declared(ARITHMETICS[name], tuple((k, given[k]) for k in allowed if k in given))
+
+
+def _setting_text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    raise ArithmeticError_(f"a setting is text, a number or true/false, not {type(value).__name__}")

@@ -34,7 +34,7 @@ class Asking:
         c = self.config
         timeout = self.hang_timeout(text) if self.pricing_hangs else c.timeout
         if c.protocol == "oneshot":
-            return call(c.command, text, timeout, c.memory_mb)
+            return call(c.command, text, timeout, c.memory_mb, c.reading)
         try:
             session = self.sessions.get_nowait()
         except queue.Empty:

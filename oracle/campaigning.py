@@ -12,7 +12,7 @@ from fractions import Fraction
 
 
 from .cases import Case, OracleConfig, Report, Shrunk
-from .classification import AGREE, CLASSES, FAILURES
+from .classification import AGREE, BEYOND, CLASSES, FAILURES
 
 
 class Campaigning:
@@ -149,6 +149,9 @@ class OracleWork:
                     continue
                 case = oracle.classify(text)
                 assert case is not None
+                if case.klass == BEYOND:  # goi's own budget: no expected outcome, not sent
+                    skipped += 1
+                    continue
                 counts[case.klass] += 1
                 if case.klass != AGREE:
                     failures.append({"size": shard.size, "index": index, "text": text, "class": case.klass,
@@ -191,7 +194,8 @@ class SurveyWork:
             counts[case.klass] += 1
         failures = [{"text": case.text, "class": case.klass, "signature": case.signature, "index": i,
                      "seconds": round(case.seconds, 3)} for i, case in enumerate(cases) if case.klass != AGREE]
-        return {"programs": len(cases), "counts": counts, "failures": failures, "skipped": report.skipped,
+        return {"programs": len(cases), "counts": counts, "failures": failures,
+                "skipped": report.skipped + report.beyond_budget,
                 "duplicates": report.duplicates}
 
     def check_result(self, shard, result: dict) -> None:

@@ -58,6 +58,7 @@ SCHEDULE = ((2, 0.3), (3, 0.3), (None, 0.4))
 DRAWS = 2
 MORE_MEMBERS = 3  # a bucket (not a hang): other members reduced too (Oracle._more_programs)
 ABLATION_CALLS = 100  # and the calls spent trying its members without what the shown programs need
+SAME_DEFECT_CALLS = 20  # calls a wrong-value bucket's subprograms may take, to tell it is an earlier defect's
 UNMASK_CALLS = 100  # a bucket's members rewritten (the search's unmask): at most this many calls a bucket
 CATCH_ALL = f"{WRONG_VALUE}: another value"  # the signature of a wrong value of no particular kind
 MAX_BUCKETS = 20  # buckets shrunk in one run (the rest are listed with a failing program, not shrunk)
@@ -94,16 +95,19 @@ class OracleConfig:
     resume: bool = False  # skip the shards the checkpoint has
     cluster_wait: float = 30.0  # seconds to reach a scheduler, and for a worker to join
     known: object = None  # oracle.known.Known: buckets set aside (--known), counted but never shrunk
-    arithmetic: str = "exact"  # what the implementation computes with (oracle/arithmetic.py)
+    arithmetic: str = "exact"  # what the implementation computes with: NAME[,KEY=VALUE…] (oracle/arithmetic.py)
     ulps: int = 0  # ieee754: units in the last place an answer may be off
     integer_division: str = "trunc"  # integer: how division rounds
     max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
+    reading: object = None  # oracle.target.Reading: how a plain command answers (a target's [answer]); None: the protocol
+    max_nodes: int = 250_000  # goi's own graph budget per program: a drawn program past it is skipped and counted
+    max_steps: int = 1_000_000  # and its transition budget
 
     @property
     def all_fragments(self) -> frozenset:
-        from .arithmetic import ARITHMETICS
+        from .arithmetic import declared
 
-        return frozenset(self.fragments) | self.notation_fragments | ARITHMETICS[self.arithmetic].fragments
+        return frozenset(self.fragments) | self.notation_fragments | declared(self.arithmetic).fragments
 
     @property
     def notation_fragments(self) -> frozenset:
@@ -188,10 +192,15 @@ class Shrunk:
     first: Optional[Case] = None  # the survey's first program in the bucket, as drawn
     shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
     unmasked: Optional[tuple] = None  # (the bucket, the rewriting): found by rewriting its member (oracle/unmasking.py)
+    same_defect_as: Optional[str] = None  # a wrong-value bucket needing what this earlier one needs (Oracle.same_defects)
 
-    def to_json(self) -> dict:
+    def to_json(self, key: Optional[str] = None) -> dict:
+        """As the JSON's `buckets` lists it (`key`: its key in Report.shrunk). Another minimal
+        program of a bucket (`SIGNATURE #k`) counts no program: its bucket's entry counts them."""
+        extra = key is not None and key != self.signature
         return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
-                "count": self.count, "find_seconds": round(self.find_seconds, 3),
+                "count": 0 if extra else self.count,
+                "another_program_of": self.signature if extra else self.same_defect_as, "find_seconds": round(self.find_seconds, 3),
                 "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
                 "shrink_complete": self.complete, "shrunk": self.shrunk,
                 "first_program": self.first.text if self.first is not None else None,
@@ -216,6 +225,8 @@ class Report:
     exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
     known: dict = field(default_factory=dict)  # signature -> programs of a bucket --known set aside (not shrunk)
     known_signatures: frozenset = frozenset()  # every signature --known names (its programs' included)
+    unconfirmed: dict = field(default_factory=dict)  # signature -> programs: hangs that answered when asked again
+    beyond_budget: int = 0  # drawn programs goi's own machine could not finish within --max-nodes/--max-steps: not sent
 
     @property
     def failures(self) -> int:
@@ -225,6 +236,12 @@ class Report:
     def short_of_target(self) -> bool:
         """A survey that sent fewer programs than asked for (the draw could not write enough)."""
         return self.exhaustive is None and self.config.shards is None and self.programs < self.config.max_programs
+
+    @property
+    def defects(self) -> list:
+        """The buckets found (their signatures): each a defect of its own, whatever further
+        minimal programs of it are listed as `SIGNATURE #k`."""
+        return [key for key, s in self.shrunk.items() if key == s.signature and s.same_defect_as is None]
 
     @property
     def new_buckets(self) -> int:

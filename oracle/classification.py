@@ -36,6 +36,10 @@ REJECTS_VALID = "rejects-valid"
 ACCEPTS_INVALID = "accepts-invalid"
 CLASSES = (AGREE, WRONG_VALUE, IMPL_ERROR, HANG, REJECTS_VALID, ACCEPTS_INVALID)
 FAILURES = CLASSES[1:]
+# not a class: a program goi's own machine could not finish within its budgets (--max-nodes,
+# --max-steps) has no expected outcome; it is skipped and counted, never sent
+BEYOND = "beyond-budget"
+OUTSIDE = "ill-typed: outside the "  # how our outcome starts for a constant the declared arithmetic has no value for
 
 _EXCEPTION = re.compile(r"^\s*(?:Uncaught\s+)?((?:[A-Za-z_][\w$]*\.)*[A-Za-z_][\w$]*(?:Error|Exception|Panic|Fault))\b:?(.*)$")
 _PANIC = re.compile(r"^\s*(thread '.*' panicked at|panic:|fatal error:|Segmentation fault|Aborted)(.*)$", re.I)

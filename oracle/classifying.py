@@ -12,12 +12,12 @@ from goi import api
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
-from .arithmetic import ARITHMETICS
+from .arithmetic import declared
 from .notations import Inexpressible, ReadError
 from .protocols import Answer
 
 from .cases import Case
-from .classification import ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
+from .classification import ACCEPTS_INVALID, AGREE, BEYOND, OUTSIDE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
 
 
 class Classifying:
@@ -92,16 +92,21 @@ class Classifying:
             return f"ill-typed: {exc.message}", 0, {}, False
         except ReadError as exc:
             return f"ill-typed: not a program of the notation: {exc}", 0, {}, False
-        field = ARITHMETICS[self.config.arithmetic].field(self.config)
+        c = self.config
+        arithmetic = declared(c.arithmetic)
+        field = arithmetic.field(c)
+        budgets = dict(max_nodes=c.max_nodes, max_steps=c.max_steps)
         if field is None:
-            result = api.run(judgement, division=self.config.division)
+            result = api.run(judgement, division=arithmetic.division(c), **budgets)
         else:
             try:
-                result = api.run(judgement, field=field)
+                result = api.run(judgement, field=field, **budgets)
             except ValueError as exc:  # a constant the arithmetic has no value for (an integer field's 0.5)
-                return f"ill-typed: outside the {self.config.arithmetic} arithmetic: {exc}", 0, {}, False
+                return f"{OUTSIDE}{arithmetic.name} arithmetic: {exc}", 0, {}, False
         if result.status == "undefined":
             return "undefined", result.transitions, result.rules, True
+        if result.status == "budget":  # goi cannot say what it means within its budgets: never sent
+            return BEYOND, result.transitions, result.rules, True
         if result.status != "final":
             raise RuntimeError(f"our machine ended {result.status} on a well-typed program: {result.reason}\n{text}")
         return result.value, result.transitions, result.rules, True
@@ -116,6 +121,9 @@ class Classifying:
         if self.shrink_calls_left is not None:
             self.shrink_calls_left -= 1
         expected, transitions, rules, well_typed = self.expected(text)
+        if expected == BEYOND:
+            case = self.cache[text] = Case(text, BEYOND, expected, None, transitions, rules, origin)
+            return case
         answer = self._call(text)
         case = Case(text, self._klass(expected, answer, well_typed), expected, answer, transitions, rules, origin)
         self.cache[text] = case
@@ -135,4 +143,4 @@ class Classifying:
             return AGREE if expected == "undefined" else IMPL_ERROR
         if expected == "undefined":
             return WRONG_VALUE
-        return AGREE if ARITHMETICS[self.config.arithmetic].same(expected, answer.value, self.config) else WRONG_VALUE
+        return AGREE if declared(self.config.arithmetic).same(expected, answer.value, self.config) else WRONG_VALUE

@@ -22,7 +22,7 @@ from goi.semantics.rules import fired
 from .corpus import corpus_files
 
 from .cases import DRAWS, FEEDBACK_FEATURES, OPERATOR_FRAGMENTS, SCHEDULE, Case, Report
-from .classification import AGREE, FAILURES
+from .classification import AGREE, BEYOND, FAILURES, OUTSIDE
 
 
 # ---- ill-typed programs ----------------------------------------------------------------------
@@ -96,6 +96,9 @@ class Drawing:
                 continue
             case = self.classify(text)
             assert case is not None
+            if case.klass == BEYOND:
+                report.beyond_budget += 1
+                continue
             report.corpus_run += 1
             if case.klass != AGREE:
                 report.corpus.append(replace(case, origin=origin))
@@ -150,6 +153,7 @@ class Drawing:
         # drawn, so a case's `seconds` (into the survey) counts the drawing before it too.
         pending: list = []
         submitted: set[str] = set()
+        beyond: set[str] = set()
         with ThreadPoolExecutor(max_workers=max(1, self.config.jobs)) as pool:
             carry = 0
             self.stage_counts = []
@@ -170,6 +174,15 @@ class Drawing:
                     text = self.text_of(term)
                     if text is None:
                         report.skipped += 1
+                        reject()
+                    expected = self.expected(text)[0]
+                    if isinstance(expected, str) and expected.startswith(OUTSIDE):  # a constant the arithmetic lacks
+                        report.skipped += 1
+                        reject()
+                    if expected == BEYOND:  # goi's own budget: no expected outcome to judge by
+                        if text not in beyond:
+                            beyond.add(text)
+                            report.beyond_budget += 1
                         reject()
                     self.feedback(text)
                     if text in submitted:  # drawn before, in this stage or an earlier one

@@ -61,11 +61,14 @@ def report_json(report, replay_for=None) -> dict:
         "search": sorted(c.search),
         "programs": report.programs,
         "skipped": report.skipped,
+        "beyond_budget": report.beyond_budget,
+        "unconfirmed_hangs": sum(report.unconfirmed.values()),
+        "max_nodes": c.max_nodes,
         "duplicates": report.duplicates,
         "counts": report.counts,
         "corpus": {"run": report.corpus_run, "skipped": report.corpus_skipped,
                    "failures": [case.to_json() for case in report.corpus]},
-        "buckets": [{**s.to_json(), "file": names[sig], "replay": replay_for(names[sig], s.case.text) if replay_for else ""}
+        "buckets": [{**s.to_json(sig), "file": names[sig], "replay": replay_for(names[sig], s.case.text) if replay_for else ""}
                     for sig, s in report.shrunk.items()],
         "messages": {k: [{"message": m, "count": n} for m, n in top] for k, top in messages(report).items()},
         "protocol": c.protocol,
@@ -74,6 +77,7 @@ def report_json(report, replay_for=None) -> dict:
         "exhaustive": report.exhaustive,
         "shards": c.shards,
         "target": None if report.exhaustive is not None else report.config.max_programs,
+        "defects": len(report.defects),
         "new_buckets": report.new_buckets,
         "known": [{"signature": sig, "count": n} for sig, n in report.known.items()],
     }
@@ -126,6 +130,13 @@ def summary_lines(report, replay_for=None) -> list[str]:
     lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "
              f"fragment), {report.seconds:.1f} s"]
     lines.append("  " + ", ".join(f"{k} {report.counts[k]}" for k in CLASSES))
+    if report.unconfirmed:
+        n = sum(report.unconfirmed.values())
+        lines.append(f"  {n} program{'s' if n != 1 else ''} timed out once but answered when asked again at the full "
+                     "--timeout: not reported as a hang (a busy machine, or an implementation that is not deterministic)")
+    if report.beyond_budget:
+        lines.append(f"  {report.beyond_budget} program{'s' if report.beyond_budget != 1 else ''} drawn beyond goi's own "
+                     f"budget (--max-nodes {report.config.max_nodes}, --max-steps {report.config.max_steps}): not sent")
     if report.config.printer is not None and report.skipped_share > PRINTER_WARNING:
         lines.append(f"  warning: the printer could not write {report.skipped_share:.0%} of the programs drawn: what it "
                      "refuses is never tested (raise Inexpressible only for what the implementation cannot read)")
@@ -137,9 +148,15 @@ def summary_lines(report, replay_for=None) -> list[str]:
                      f"{len(report.known)} known set aside ({sum(report.known.values())} programs, not shrunk)"
                      + "".join(f"\n    known: {sig} ({n})" for sig, n in report.known.items()))
     if report.shrunk:
-        lines.append(f"{len(report.shrunk)} distinct failure{'s' if len(report.shrunk) > 1 else ''} (buckets by "
-                     + ("signature, each with its smallest program):" if report.exhaustive is not None else
-                        "signature, each shrunk on its own):"))
+        defects = len(report.defects)
+        same = sum(1 for s in report.shrunk.values() if s.same_defect_as is not None)  # buckets and #k alike
+        extra = len(report.shrunk) - defects - same
+        lines.append(f"{defects} defect{'s' if defects != 1 else ''} (buckets by signature, "
+                     + ("each with its smallest program" if report.exhaustive is not None else "each shrunk on its own")
+                     + (f"; {same} more minimal program{'s' if same != 1 else ''} of the same defect"
+                        f"{'s' if defects != 1 else ''}" if same else "")
+                     + (f"; and {extra} more minimal program{'s' if extra != 1 else ''} that may show another defect "
+                        "behind the same signature" if extra else "") + "):")
     names = stems(report)
     for n, (sig, s) in enumerate(report.shrunk.items(), 1):
         case = s.case
@@ -155,6 +172,11 @@ def summary_lines(report, replay_for=None) -> list[str]:
         elif s.unmasked is not None:
             where = (f"hidden behind bucket {s.unmasked[0]!r}: its member, the {s.found_after + 1}th of the survey, "
                      f"with {s.unmasked[1]} fails so; reduced on its own")
+            how = _minimality(s)
+        elif s.same_defect_as is not None:
+            where = (f"{s.count if sig == s.signature else 'another program'} of the survey; the same defect as "
+                     f"[{list(report.shrunk).index(s.same_defect_as) + 1}]: its minimal program needs the same constructs, "
+                     "or holds a part that fails as that one does")
             how = _minimality(s)
         elif sig != s.signature:
             where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Optional, Sequence, Union
 
 from . import reaping
+from .cputime import WALL_FACTOR, ProgramClock, is_hang
 
 MAX_OUTPUT = 4 * 1024 * 1024
 POLL = 0.01
@@ -99,8 +100,11 @@ def unstartable(command: Sequence[str]) -> Optional[str]:
     return None
 
 
-def call(command: Sequence[str], program: str, timeout: float, memory_mb: Optional[int] = None) -> Answer:
-    """Run the implementation on one program text (module docstring)."""
+def call(command: Sequence[str], program: str, timeout: float, memory_mb: Optional[int] = None,
+         reading=None) -> Answer:
+    """Run the implementation on one program text (module docstring). `reading` (a target's
+    [answer], oracle/target.py): the command does not speak the protocol; its answer is read
+    from its exit status and output by the target's patterns."""
     argv = list(command)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="goi-oracle-") as tmp:
@@ -127,16 +131,17 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
                     proc.stdin.close()
                 except (BrokenPipeError, OSError):
                     pass  # it did not read its input: its answer says what it made of that
-            deadline = started + timeout
+            clock = ProgramClock(proc.pid)
             kind = None
             while proc.poll() is None:
-                if time.perf_counter() > deadline:
+                waited = time.perf_counter() - started
+                if waited > timeout and is_hang(clock, waited, timeout):
                     kind = "hang"
                     break
                 if os.path.getsize(out_path) + os.path.getsize(err_path) > MAX_OUTPUT:
                     kind = "crash"
                     break
-                time.sleep(POLL)
+                time.sleep(POLL if waited <= timeout else EXIT_POLL)
             _kill_group(proc)
             proc.wait()
             reaping.end_marked(token)  # what left the group (setsid, a double fork) too
@@ -144,11 +149,11 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
         stdout = _read(out_path)
         stderr = _read(err_path)
     if kind == "hang":
-        return Answer("hang", message=f"no answer within {timeout:g} s (killed)", stdout=stdout, stderr=stderr, seconds=seconds)
+        return Answer("hang", message=hang_message(timeout), stdout=stdout, stderr=stderr, seconds=seconds)
     if kind == "crash":
         return Answer("crash", message=f"more than {MAX_OUTPUT} bytes of output (killed)", stdout=stdout[:2000],
                       stderr=stderr[:2000], seconds=seconds)
-    answer = parse_answer(stdout)
+    answer = parse_answer(stdout) if reading is None else _read_plain(reading, stdout, stderr, proc.returncode)
     answer.stdout, answer.stderr, answer.exit, answer.seconds = stdout, stderr, proc.returncode, seconds
     if proc.returncode != 0 and answer.kind not in ("rejected", "error"):
         how = f"killed by signal {signal.Signals(-proc.returncode).name}" if proc.returncode < 0 else f"exit status {proc.returncode}"
@@ -156,6 +161,27 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
         return Answer("crash", message=f"{how}: {last[0][:300]}", stdout=stdout, stderr=stderr, exit=proc.returncode,
                       seconds=seconds)
     return answer
+
+
+def hang_message(timeout: float) -> str:
+    return (f"no answer within {timeout:g} s of CPU time (or {WALL_FACTOR * timeout:g} s of wall time) (killed)")
+
+
+def _read_plain(reading, stdout: str, stderr: str, status: int) -> Answer:
+    """A plain command's answer, read by its target's patterns (oracle/target.py): a value's text
+    is read as a bare answer is; what meets no pattern is a crash."""
+    kind, text = reading.read(stdout, stderr, status)
+    if kind in ("rejected", "error"):
+        return Answer(kind, message=text)
+    if kind == "value":
+        answer = parse_answer(text)
+        if answer.kind != "value":
+            return Answer("unparseable", message=f"the value pattern found {text[:200]!r}, which is not a value "
+                                                 "(a number, a rational such as 1/3, λ, or a vector [1, 2])")
+        return answer
+    how = f"killed by signal {signal.Signals(-status).name}" if status < 0 else f"exit status {status}"
+    last = (stderr.strip() or stdout.strip()).splitlines()[-1:] or [""]
+    return Answer("crash", message=f"{how}, and no pattern of the target's [answer] met: {last[0][:300]}")
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

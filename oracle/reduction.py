@@ -7,7 +7,10 @@ none applies — the result is then *1-minimal* for these steps:
 
 - **subterm**: replace any subterm by one of its own subterms (open ones included, wherever
   their variables are still bound), which also drops a `let` whose variable is unused;
-- **constant**: replace any subterm by the constant `0`, and a provisional constant `{c}` by `{0}`;
+- **constant**: replace any subterm by the constant `0`, and lower a constant toward 0 (to 0,
+  to 1 with its sign, to its integer part, a negative one to its opposite; a provisional
+  constant `{c}` likewise, `{0}` first), so that no constant of a 1-minimal program can be
+  lowered so;
 - **inline**: replace `let x = v in u` by `u[v/x]` (v closed);
 - **annotations**: drop type annotations and decoupling names;
 - **rename**: give the binders short names, in binding order (`a`, `b`, … for terms, `p`, `q`,
@@ -51,12 +54,25 @@ def replace_at(term: S.Term, path: Path, new: S.Term) -> S.Term:
     return S.with_child(term, path[0], replace_at(child, path[1:], new))
 
 
+def lowered(value: Fraction) -> list[Fraction]:
+    """A constant's values toward 0: 0, then 1 with its sign, its integer part and its opposite
+    (a negative constant's), each lighter (`magnitude`) than the constant."""
+    out = [Fraction(0), Fraction(1 if value > 0 else -1), Fraction(int(value)), -value]
+    return list(dict.fromkeys(v for v in out if magnitude(v) < magnitude(value)))
+
+
+def magnitude(value: Fraction) -> int:
+    """How far a constant is from 0, as a reducer lowers it: |numerator| + denominator - 1,
+    and one more for a minus sign."""
+    return abs(value.numerator) + value.denominator - 1 + (value < 0)
+
+
 def _zero_like(node: S.Term) -> list[S.Term]:
     zero = S.Const(Fraction(0))
     if isinstance(node, S.Const):
-        return [] if node.value == 0 else [zero]
+        return [S.Const(v) for v in lowered(node.value)]
     if isinstance(node, S.Prov):
-        return [zero] + ([] if node.value == 0 else [S.Prov(Fraction(0))])
+        return [zero] + [S.Prov(v) for v in lowered(node.value)]
     return [zero]
 
 
@@ -74,10 +90,12 @@ def steps(term: S.Term) -> Iterator[S.Term]:
     yield canonical_names(term)
 
 
-def weight(term: S.Term, text: str) -> tuple[int, int, int]:
-    """What a step must lower: the number of nodes, the length of the printed text, then
+def weight(term: S.Term, text: str) -> tuple[int, int, int, int]:
+    """What a step must lower: the number of nodes, the length of the printed text, how far its
+    constants are from 0 (`magnitude`: `1 - 0` is lighter than `1 - 2`, though as long), then
     whether its names are not yet canonical."""
-    return S.size(term), len(text), int(canonical_names(term) != term)
+    constants = sum(magnitude(t.value) for t in S.walk(term) if isinstance(t, (S.Const, S.Prov)))
+    return S.size(term), len(text), constants, int(canonical_names(term) != term)
 
 
 @dataclass

@@ -14,7 +14,8 @@ import time
 from typing import Optional, Sequence
 
 from . import reaping
-from .protocols import _LIMITER, EXIT_POLL, Answer, _json, _kill_group, absurd, answer_of
+from .cputime import ProgramClock, is_hang
+from .protocols import _LIMITER, EXIT_POLL, Answer, _json, _kill_group, absurd, answer_of, hang_message
 
 MAX_LINE = 4 * 1024 * 1024  # bytes of one answer line; more is a crash
 WARM_UP = "0"  # the program a (re)started session answers first, within the start-up timeout
@@ -86,13 +87,15 @@ class Session:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             return self._died("it closed its standard input")
-        deadline = time.perf_counter() + timeout
+        sent = time.perf_counter()
+        clock = ProgramClock(self.proc.pid)
         fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return Answer("hang", message=f"no answer within {timeout:g} s (killed)", stderr=self._stderr())
-            ready, _, _ = select.select([fd], [], [], min(left, EXIT_POLL))
+            waited = time.perf_counter() - sent
+            if waited > timeout and is_hang(clock, waited, timeout):
+                return Answer("hang", message=hang_message(timeout), stderr=self._stderr())
+            left = timeout - waited
+            ready, _, _ = select.select([fd], [], [], min(left, EXIT_POLL) if left > 0 else EXIT_POLL)
             if not ready:
                 if self.proc.poll() is not None:  # it exited, though a process it left holds the pipe open
                     return self._died("it exited")

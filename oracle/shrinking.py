@@ -19,7 +19,7 @@ from .reduction import reduce as reduce_structurally
 from .steering import features
 
 from .cases import ABLATION_CALLS, CATCH_ALL, EXCEPTIONS, MORE_MEMBERS, Case, OracleFailure, Report, Shrunk
-from .classification import ACCEPTS_INVALID, AGREE, HANG
+from .classification import ACCEPTS_INVALID, AGREE, BEYOND, HANG
 
 
 ABLATED = ("+", "-", "*", "/")  # the operators a covered member is tried without (Shrinking._ablated)
@@ -37,9 +37,14 @@ def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
 class Shrinking:
     """Shrinking buckets, and the example database of their minimal programs."""
 
-    def shrink(self, signature: str, stage: int = -1) -> Optional[tuple[Case, float, int, bool]]:
+    def shrink(self, signature: str, stage: int = -1,
+               first: Optional[Case] = None) -> Optional[tuple[Optional[Case], float, int, bool]]:
         """A Hypothesis run of the stage that found the bucket, from its seed, failing only on
-        `signature`: its shrunk case."""
+        `signature`: its shrunk case. A hang's is the first of the reduced program, the one
+        Hypothesis shrank to and the bucket's `first` that hangs again when asked at the full
+        --timeout (only the reduced one can be minimal); the case is None when none does: the
+        hang is not confirmed (the machine was busy, or the implementation is not
+        deterministic), and is not reported as one."""
         klass = signature.partition(": ")[0]
         exception = EXCEPTIONS[klass]
         found: list = []  # the bucket's first failure, once met
@@ -78,20 +83,29 @@ class Shrinking:
         except OracleFailure as failure:
             reduced, minimal = self.reduce(failure.case, signature)
             self.pricing_hangs = False
-            if klass == HANG and reduced is not failure.case and not self._still_hangs(reduced.text):
-                # shrunk under the priced bound, but it answers within the full --timeout: not
-                # known to hang; the bucket's program that did is reported instead
-                return failure.case, time.perf_counter() - started, self.calls - calls_before, False
-            return reduced, time.perf_counter() - started, self.calls - calls_before, minimal and not self.budget_reached
+            minimal = minimal and not self.budget_reached
+            if klass == HANG:
+                # shrunk under the priced bound: reported only once it hangs at the full --timeout
+                confirmed = self.confirmed_hang([reduced, failure.case, first])
+                minimal, reduced = minimal and confirmed is reduced, confirmed
+            return reduced, time.perf_counter() - started, self.calls - calls_before, minimal
         finally:
             self.shrink_deadline = None
             self.shrink_calls_left = None
             self.pricing_hangs = False
         return None
 
-    def _still_hangs(self, text: str) -> bool:
-        """Asked again at the full --timeout (not from the cache): does it hang?"""
-        return self._call(text).kind == "hang"
+    def confirmed_hang(self, cases: list) -> Optional[Case]:
+        """The first of `cases` (None and repeats skipped) that hangs when asked again at the full
+        --timeout, not from the cache; None if none does."""
+        asked = set()
+        for case in cases:
+            if case is None or case.text in asked:
+                continue
+            asked.add(case.text)
+            if self._call(case.text).kind == "hang":
+                return case
+        return None
 
     # ---- after Hypothesis: structural reduction ------------------------------------------------
     def reduce(self, case: Case, signature: Optional[str] = None) -> tuple[Case, bool]:
@@ -156,6 +170,7 @@ class Shrinking:
             return None
         budget = [ABLATION_CALLS]
         shown = [minimal]
+        forms = {self._defect_form(minimal)}
         needed = [self._needs(minimal, sig, cases[0].klass, budget) if complete else None]
         spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
         examined: dict = {False: {0}, True: {0}}  # members looked at as they are, and with operators changed
@@ -182,13 +197,27 @@ class Shrinking:
                 pick = i, cases[i]
             i, member = pick
             reduced, seconds, calls, one_minimal = self.reduce_within_budget(member, sig)
-            if reduced.text in shown:
-                continue
+            form = self._defect_form(reduced.text)
+            if reduced.text in shown or form is not None and form in forms:
+                continue  # the same defect written another way (a let as an applied λ, other constants)
+            need = self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None
             shown.append(reduced.text)
-            needed.append(self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None)
+            forms.add(form)
+            if need is not None and need in needed:
+                continue  # it needs what a program already shown needs: nothing tells it from that defect
+            needed.append(need)
             report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
                                                            cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
         return needed[0]
+
+    def _defect_form(self, text: str) -> Optional[str]:
+        """The program's form up to what does not tell defects apart (unmasking.same_defect_form)."""
+        from .unmasking import same_defect_form
+
+        try:
+            return same_defect_form(self._term(text))
+        except (GoiError, ReadError):
+            return None
 
     def _features(self, text: str) -> Optional[frozenset]:
         """The constructs (steering.features) of a program as the notation reads it; None if it
@@ -311,6 +340,8 @@ class Shrinking:
                 case = self.classify(text)
             except GoiError:
                 case = None  # our front end no longer reads it
+            if case is not None and case.klass == BEYOND:
+                continue  # beyond goi's budget on this run: kept, not judged
             if case is None or case.klass == AGREE:
                 database.delete(self._index_key(), value)
                 continue

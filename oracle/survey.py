@@ -40,11 +40,11 @@ from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
 from .arithmetic import ARITHMETICS
-from .notations import notation
+from .notations import ReadError, notation
 from .sessions import Session
 
-from .cases import MAX_BUCKETS, OPERATOR_FRAGMENTS, Case, OracleConfig, Report, Shrunk
-from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
+from .cases import MAX_BUCKETS, SAME_DEFECT_CALLS, OPERATOR_FRAGMENTS, Case, OracleConfig, Report, Shrunk
+from .classification import ACCEPTS_INVALID, AGREE, BEYOND, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
 from .asking import Asking
 from .campaigning import Campaigning, OracleWork, SurveyWork  # noqa: F401 (the campaign's works, by their old name)
 from .classifying import Classifying
@@ -138,17 +138,83 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
                 report.shrunk[sig] = Shrunk(first, found_after, len(cases), find_seconds, 0.0, 0, False, sig, first,
                                             shrunk=False)
                 continue
-            shrunk = self.shrink(sig, first.stage)
+            shrunk = self.shrink(sig, first.stage, first)
             case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
+            if case is not None and case.klass == HANG and shrunk is None:
+                case = self.confirmed_hang([first])
+            if case is None:  # a hang that did not hang again at the full --timeout: not reported
+                report.unconfirmed[sig] = len(cases)
+                continue
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             self._remember(database, sig, case.text)
             if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
                 needs[sig] = self._more_programs(report, sig, cases, case.text, complete)
+        self.same_defects(report, order, needs)
         if "unmask" in self.config.search:  # the known buckets' members too: what they hide is new
             self.unmask(report, {sig: every[sig] for sig in order + [s for s in every if s not in buckets]}, needs)
         self._replay_saved(database, report)
         report.seconds = time.perf_counter() - started
         return report
+
+    def same_defects(self, report: Report, order: list, needs: dict) -> None:
+        """A wrong value's signature is the kind of its difference, not its cause: one defect
+        (a subtraction computed the wrong way round) gives the opposite sign on `0 - 1` and
+        another value on `1 + (0 - 1)`. A wrong-value bucket (or another minimal program of
+        one, `#k`) is listed as the same defect as an earlier bucket, and not counted as a
+        defect of its own, when its minimal program
+        - needs the same constructs (Shrinking._needs: what it cannot do without), or
+        - holds a closed scalar subprogram that fails by itself in that bucket: its wrong
+          value flows from that one.
+        Each costs at most SAME_DEFECT_CALLS calls of the implementation a bucket."""
+        first: dict = {}
+        roots = [sig for sig in order if sig in report.shrunk]
+        for key in list(report.shrunk):
+            shrunk = report.shrunk[key]
+            if shrunk.case.klass != WRONG_VALUE or not shrunk.complete:
+                continue
+            need = needs.get(key)
+            if key == shrunk.signature and need is not None:
+                if need in first:
+                    shrunk.same_defect_as = first[need]
+                    continue
+                first[need] = key
+            earlier = [sig for sig in roots if sig != shrunk.signature and report.shrunk[sig].same_defect_as is None]
+            cause = self._failing_part(shrunk.case.text, set(earlier))
+            if cause is not None:
+                shrunk.same_defect_as = cause
+        for shrunk in report.shrunk.values():  # a defect merged into one later merged: its root
+            seen = set()
+            while shrunk.same_defect_as is not None and report.shrunk[shrunk.same_defect_as].same_defect_as is not None \
+                    and shrunk.same_defect_as not in seen:
+                seen.add(shrunk.same_defect_as)
+                shrunk.same_defect_as = report.shrunk[shrunk.same_defect_as].same_defect_as
+
+    def _failing_part(self, text: str, buckets: set) -> Optional[str]:
+        """The bucket (of `buckets`) in which a closed scalar proper subprogram of `text` fails by
+        itself, smallest subprograms first; None if none does (within SAME_DEFECT_CALLS calls)."""
+        from goi.semantics.types import F
+
+        from .reduction import positions
+
+        try:
+            term = self._term(text)
+        except (GoiError, ReadError):
+            return None
+        parts = sorted({S.size(node): node for path, node in positions(term) if path and not S.free_variables(node)
+                        and not isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple))}.items())
+        calls = SAME_DEFECT_CALLS
+        for _, node in parts:
+            part = self.text_of(node, of_type=F)
+            if part is None or part == text:
+                continue
+            if part not in self.cache:
+                if calls <= 0:
+                    return None
+                calls -= 1
+            case = self.classify(part)
+            if case is not None and case.klass == WRONG_VALUE and case.signature in buckets:
+                return case.signature
+        return None
 
     # ---- known bugs set aside (--known, oracle/known.py) ---------------------------------------
     def known_signatures(self) -> frozenset:
@@ -162,7 +228,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
                 case = self.classify(text, origin="known")
             except GoiError:
                 continue  # not a program our front end reads: nothing to set aside
-            if case is not None and case.klass != AGREE:
+            if case is not None and case.klass not in (AGREE, BEYOND):
                 found.add(case.signature)
         return frozenset(found)
 

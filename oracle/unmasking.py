@@ -11,6 +11,8 @@ is judged against goi's own run of that very program, so it raises no false alar
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
 from typing import Iterator, Optional
 
 from goi.semantics import syntax as S
@@ -38,6 +40,40 @@ def equivalents(term: S.Term) -> Iterator[tuple[str, str, S.Term]]:
             yield from at(child, lambda new, t=t, i=i: rebuild(S.with_child(t, i, new)))
 
     yield from at(term, lambda new: new)
+
+
+def same_defect_form(term: S.Term) -> str:
+    """The program up to what the search already knows does not tell one defect from another:
+    every `let` as the applied λ it means, the operands of `+` and `*` in one order, every
+    constant 0, no annotations, canonical names. Two minimal programs of one bucket with the
+    same form are one defect written two ways (docs/ORACLE.md, Buckets and signatures)."""
+    from goi.semantics.canonical import canonical_names
+    from goi.semantics.pretty import pretty
+
+    from .notations import strip_annotations
+
+    def go(t: S.Term) -> S.Term:
+        if isinstance(t, S.Const):
+            return S.Const(Fraction(0))
+        if isinstance(t, S.Prov):
+            return S.Prov(Fraction(0))
+        if isinstance(t, S.Let):
+            return S.App(S.Lam(t.var, None, go(t.body)), go(t.bound))
+        for i, child in enumerate(S.subterms(t)):
+            t = S.with_child(t, i, go(child))
+        if isinstance(t, S.BinOp) and t.op in COMMUTATIVE:
+            left, right = sorted((t.left, t.right), key=_nameless)
+            return S.BinOp(t.op, left, right)
+        return t
+
+    return pretty(canonical_names(go(canonical_names(strip_annotations(term)))))
+
+
+def _nameless(term: S.Term) -> str:
+    """A term's text with every name the same: an order of operands that renaming keeps."""
+    from goi.semantics.pretty import pretty
+
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_']*", "_", pretty(term))
 
 
 class Unmasking:

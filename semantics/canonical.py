@@ -2,7 +2,8 @@
 differ only in their names print the same (oracle mode's shrunk programs, and the tests that
 compare them: docs/ORACLE.md).
 
-Binders are named in the order the text shows them. Term variables become `a`, `b`, … `o`, then `aa`, `ab`, …; the parameter vectors a
+Binders are named in the order the text shows them. Term variables become `b`, `c`, … `o`, then `aa`, `ab`, … (`a`, `an`, `of` … are
+skipped: semantics/words.py); the parameter vectors a
 decoupling binds become `p`, `q`, … `z`, then `pp`, `pq`, … — letters only, so the names are
 valid in both notations, and never a keyword of either. Decoupling names (`@_a1`) and the
 types that mention them are left as they are.
@@ -15,17 +16,19 @@ import itertools
 from typing import Iterator
 
 from goi.semantics import syntax as S
+from goi.semantics.words import WORDS
 
 TERM_LETTERS = "abcdefghijklmno"
 VECTOR_LETTERS = "pqrstuvwxyz"
 RESERVED = {"let", "in", "abs", "dot", "fold", "rec", "if", "then", "else", "true", "false"}
 
 
+
 def _fresh(letters: str) -> Iterator[str]:
     for width in itertools.count(1):
         for letters_tuple in itertools.product(letters, repeat=width):
             name = "".join(letters_tuple)
-            if name not in RESERVED:
+            if name not in RESERVED and name not in WORDS:  # read as a message's word, not a name
                 yield name
 
 

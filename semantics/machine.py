@@ -22,7 +22,7 @@ from . import graph as G
 from .rules import DEFAULT, PASS, REWRITE, RuleSet, in_use
 from . import show
 from .token import DOWN, NONE_FLAG, Token
-from .values import BudgetExceeded, DivisionByZero, RationalField, SizeMismatch
+from .values import BudgetExceeded, RationalField, SizeMismatch, Undefined
 
 DEFAULT_MAX_NODES = 250_000
 
@@ -251,8 +251,8 @@ class Machine:
                 rule_id = self.step()
             except BudgetExceeded as exc:
                 return Outcome("budget", None, self.steps, Counter(self.counts), str(exc), exc.limit)
-            except DivisionByZero as exc:
-                return Outcome("undefined", None, self.steps, Counter(self.counts), f"division by zero: {exc}")
+            except Undefined as exc:
+                return Outcome("undefined", None, self.steps, Counter(self.counts), f"{exc.what}: {exc}")
             except SizeMismatch as exc:
                 return Outcome("stuck", None, self.steps, Counter(self.counts), f"{exc} ({self.describe()})")
             if rule_id is None:

@@ -15,10 +15,26 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Optional
 
 
-class DivisionByZero(Exception):
-    """Raised by a strict field; the machine reports it as the outcome `undefined`."""
+class Undefined(Exception):
+    """Raised by a field where an operation has no value in it; the machine reports it as the
+    outcome `undefined`, its reason `what: message`."""
+
+    what = "undefined"
+
+
+class DivisionByZero(Undefined):
+    """Raised by a strict field on a division by zero."""
+
+    what = "division by zero"
+
+
+class Overflow(Undefined):
+    """Raised by a field of integers of a stated width that stops on overflow."""
+
+    what = "integer overflow"
 
 
 class BudgetExceeded(Exception):
@@ -146,9 +162,23 @@ class IEEEField:
 
     name = "binary64"
     division = "ieee754"
+    BY_ZERO = ("ieee", "error", "zero")
+
+    def __init__(self, signed_zero: bool = True, by_zero: str = "ieee"):
+        """`signed_zero` False: every value passes through decimal text, where -0 is written 0
+        (an implementation that reads its operands from text); `by_zero`: x/0 is IEEE's
+        (±Infinity, NaN for 0/0), an error (`undefined`), or 0."""
+        if by_zero not in self.BY_ZERO:
+            raise ValueError(f"unknown division by zero {by_zero!r} ({', '.join(self.BY_ZERO)})")
+        self.signed_zero, self.by_zero = signed_zero, by_zero
+        if not signed_zero:
+            self.name = "binary64 without signed zero"
+
+    def _v(self, x: float) -> float:
+        return x if self.signed_zero or x != 0 else 0.0
 
     def const(self, value) -> float:
-        return float(value)
+        return self._v(float(value))
 
     def zero(self) -> float:
         return 0.0
@@ -157,20 +187,24 @@ class IEEEField:
         return 1.0
 
     def add(self, x, y):
-        return x + y
+        return self._v(x + y)
 
     def sub(self, x, y):
-        return x - y
+        return self._v(x - y)
 
     def mul(self, x, y):
-        return x * y
+        return self._v(x * y)
 
     def div(self, x, y):
         if y == 0:
+            if self.by_zero == "error":
+                raise DivisionByZero(f"{show_double(x)} / 0")
+            if self.by_zero == "zero":
+                return 0.0
             if x == 0 or math.isnan(x):
                 return math.nan
             return math.copysign(math.inf, x) * math.copysign(1.0, y)
-        return x / y
+        return self._v(x / y)
 
     def show(self, x) -> str:
         return show_double(x)
@@ -193,18 +227,42 @@ class IntegerField:
 
     name = "integers"
 
-    def __init__(self, division: str = "total", rounding: str = "trunc", max_digits: int = DEFAULT_MAX_DIGITS):
+    def __init__(self, division: str = "total", rounding: str = "trunc", max_digits: int = DEFAULT_MAX_DIGITS,
+                 bits: Optional[int] = None, overflow: str = "wrap"):
+        """`bits`: integers of that width, two's complement (None: without bounds); past it a
+        result wraps around (`overflow` "wrap": C's unsigned arithmetic, OCaml's 63-bit int,
+        Java's int) or the program is undefined ("error": Rust's debug build, Ada)."""
         if division not in ("total", "strict"):
             raise ValueError(f"unknown division policy {division!r} (total or strict)")
         if rounding not in ("trunc", "floor"):
             raise ValueError(f"unknown integer division {rounding!r} (trunc or floor)")
+        if bits is not None and not 2 <= bits <= 4096:
+            raise ValueError(f"an integer width is 2 to 4096 bits, not {bits}")
+        if overflow not in ("wrap", "error"):
+            raise ValueError(f"unknown overflow {overflow!r} (wrap or error)")
         self.division, self.rounding, self.max_digits = division, rounding, max_digits
         self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
+        self.bits, self.overflow = bits, overflow
+        if bits is not None:
+            self.name = f"{bits}-bit integers ({'wrapping' if overflow == 'wrap' else 'an error on overflow'})"
+
+    def _fit(self, x: int, op: str) -> int:
+        """x in the width (wrapped, or Overflow)."""
+        if self.bits is None:
+            return x
+        half = 1 << (self.bits - 1)
+        if -half <= x < half:
+            return x
+        if self.overflow == "error":
+            raise Overflow(f"a {op} of {self.bits}-bit integers overflows")
+        return ((x + half) % (1 << self.bits)) - half
 
     def const(self, value) -> int:
         value = Fraction(value)
         if value.denominator != 1:
             raise ValueError(f"{value} is not an integer: the integer arithmetic takes integer constants only")
+        if self.bits is not None and not -(1 << (self.bits - 1)) <= value < (1 << (self.bits - 1)):
+            raise ValueError(f"{value} is not a {self.bits}-bit integer")
         return int(value)
 
     def zero(self) -> int:
@@ -220,15 +278,15 @@ class IntegerField:
 
     def add(self, x, y):
         self._fits(max(x.bit_length(), y.bit_length()) + 1, "sum")
-        return x + y
+        return self._fit(x + y, "sum")
 
     def sub(self, x, y):
         self._fits(max(x.bit_length(), y.bit_length()) + 1, "difference")
-        return x - y
+        return self._fit(x - y, "difference")
 
     def mul(self, x, y):
         self._fits(x.bit_length() + y.bit_length(), "product")
-        return x * y
+        return self._fit(x * y, "product")
 
     def div(self, x, y):
         if y == 0:
@@ -236,9 +294,9 @@ class IntegerField:
                 raise DivisionByZero(f"{x} / 0")
             return 0
         if self.rounding == "floor":
-            return x // y
+            return self._fit(x // y, "quotient")
         quotient = abs(x) // abs(y)
-        return quotient if (x >= 0) == (y >= 0) else -quotient
+        return self._fit(quotient if (x >= 0) == (y >= 0) else -quotient, "quotient")
 
     def show(self, x) -> str:
         return str(x)

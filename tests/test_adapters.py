@@ -97,3 +97,32 @@ def test_the_native_adapter_tells_a_refusal_from_a_crash(tmp_path):
     out = json.loads(subprocess.run([sys.executable, str(adapter), str(good)], capture_output=True, text=True,
                                     env=env).stdout)
     assert "error" in out and out["error"].startswith("compiler crashed")
+
+
+# ---- your first oracle run (ORACLE.md): a target file, no adapter code ----------------------------
+
+FIRST = DOC[DOC.index("## Your first oracle run"):DOC.index("## The protocol")]
+
+
+def first_run_command() -> list[str]:
+    (line,) = re.findall(r"^goi oracle --target .*$", FIRST, flags=re.M)
+    return shlex.split(line)[1:]
+
+
+def test_the_first_run_shows_the_target_file_as_it_is():
+    shown = FIRST.split("```toml\n", 1)[1].split("```", 1)[0]
+    real = (ROOT / "docs" / "examples" / "targets" / "mini-ml.toml").read_text(encoding="utf-8")
+    assert shown.strip() in real  # the file, less its opening comment
+
+
+def test_the_first_oracle_run_is_clean_and_finds_the_planted_bug_as_one_defect(capsys, monkeypatch):
+    code, data = run(first_run_command(), capsys, "--jobs", "2")
+    assert code == exitcodes.OK, data["buckets"]
+    assert data["counts"]["agree"] == data["programs"] >= 60 and data["counts"]["rejects-valid"] == 0
+    monkeypatch.setenv("MINI_ML_BUG", "sub-reversed")
+    code, data = run(first_run_command(), capsys, "--jobs", "2")
+    assert code == exitcodes.NOT_EQUIVALENT and data["defects"] == 1, [b["program"] for b in data["buckets"]]
+    first = data["buckets"][0]
+    assert first["program"] == "0 - 1" and first["implementation"]["value"] == "1"
+    assert first["replay"] == "goi oracle --target docs/examples/targets/mini-ml.toml --replay-program '0 - 1'"
+    assert all(b["another_program_of"] == first["signature"] for b in data["buckets"][1:])

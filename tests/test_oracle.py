@@ -278,7 +278,7 @@ def test_an_infinite_loop_is_a_hang_found_and_shrunk_with_nothing_left_running()
     shrunk = only(run("loop_on_iteration", timeout=0.5), HANG)  # answers take milliseconds: 100× that
     # 1-minimal: an iterated addition over a decoupled p, whichever of the two smallest bodies
     # the reduction reached from the survey's draw
-    assert re.fullmatch(r"let a @ p = 0 in \(\(λb\. [bp]\) \+\^L p\) • p", shrunk.case.text), shrunk.case.text
+    assert re.fullmatch(r"let b @ p = 0 in \(\(λc\. [cp]\) \+\^L p\) • p", shrunk.case.text), shrunk.case.text
     # this checkout's mock only (another checkout may be running its own beside)
     left = subprocess.run(["pgrep", "-f", str(MOCKS / "loop_on_iteration.py")], capture_output=True, text=True).stdout.split()
     assert not left
@@ -295,7 +295,7 @@ def test_the_shrink_budget_bounds_the_calls():
 
 def test_rejecting_a_valid_construct_is_found_and_shrunk():
     shrunk = only(run("reject_dot"), REJECTS_VALID)
-    assert shrunk.case.text == "let a @ p = 0 in p • p"
+    assert shrunk.case.text == "let b @ p = 0 in p • p"
 
 
 def test_floating_point_within_the_tolerance_agrees():
@@ -316,7 +316,7 @@ def test_floating_point_rounding_outside_the_tolerance_is_a_wrong_value():
 
 def test_a_shared_provisional_constant_duplicated_in_a_model_is_a_wrong_value():
     shrunk = only(run("duplicate_shared_constant", max_programs=100), WRONG_VALUE)
-    assert shrunk.case.text == "let a @ p = let b = {1} in b + b in p • p"
+    assert shrunk.case.text == "let b @ p = let c = {1} in c + c in p • p"
     assert (shrunk.case.expected, shrunk.case.answer.value) == (1, 2)  # p = (1), not (1, 1)
 
 
@@ -344,7 +344,7 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
     from goi.oracle.output import report_json, summary_lines, write_out
 
     lines = summary_lines(report)
-    assert "2 distinct failures (buckets by signature, each shrunk on its own):" in lines
+    assert "2 defects (buckets by signature, each shrunk on its own):" in lines
     assert not any("--notation" in line for line in lines)
     assert [b["file"] for b in report_json(report)["buckets"]] == ["implementation-error", "implementation-error-2"]
     out = tmp_path / "out"
@@ -358,7 +358,7 @@ def test_two_bugs_with_different_messages_are_two_buckets_each_shrunk_to_its_own
 
 def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
     """Two bugs give "another value" (a - b + 7 and a * b + 7): one bucket. Its first program
-    shrinks to a subtraction. A member without a subtraction (neither the middle nor the last,
+    shrinks to a subtraction (`0 - 0`: constants are lowered toward 0). A member without a subtraction (neither the middle nor the last,
     which the catch-all's spread would reduce) is reduced next and shown as `#2`: the
     product's bug. A member with both is tried with its `-` written as another operator (one it
     has first): still failing, it did not need the subtraction, and the changed program is
@@ -374,7 +374,7 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
             assert {case.signature for case in cases} == {CATCH_ALL}
             report.cases.extend(cases)
             first, _, _, complete = oracle.reduce_within_budget(cases[0], CATCH_ALL)
-            assert first.text == "5 - 1" and complete
+            assert first.text == "0 - 0" and complete  # its constants lowered toward 0 too
             # what a program needs: an operator it can do without (any other still fails alike) is not
             wrong = cases[0].klass
             assert oracle._needs("(5 - 1) + 0", CATCH_ALL, wrong, [100]) == {"-"}
@@ -387,7 +387,7 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
 
     subtractions = ["(λa. a - 2) 9", "1 - 4 + 8", "(3 - 1) + 2", "let c = 6 in c - c"]
     shown = split(["let a = 5 in a - 1 + a", subtractions[0], "let b = 2 in b * 3 + 1", *subtractions[1:]])
-    assert shown[0].case.text == "2 * 3" and shown[0].found_after == 2, [s.case.text for s in shown]
+    assert shown[0].case.text == "0 * 0" and shown[0].found_after == 2, [s.case.text for s in shown]
     assert all("*" not in s.case.text for s in shown[1:])
     shown = split(["let a = 5 in a - 1 + a", "let b = 2 in b * 3 - 1", *subtractions])
     assert "*" in shown[0].case.text and "-" not in shown[0].case.text, [s.case.text for s in shown]

@@ -114,6 +114,6 @@ def test_the_reducer_is_one_minimal_by_brute_force(need):
 
 def test_known_minimal_programs():
     assert check_one_minimal(parse("let x = {-9} in x + 1"), NEEDS["provisional constant"]) == "{0}"
-    assert check_one_minimal(parse("3 * {0.5}"), NEEDS["nonzero provisional constant"]) == "{0.5}"  # no step makes it {1}
-    assert check_one_minimal(parse("let x = {-9} in x * {2}"), NEEDS["two provisional constants"]) == "{0} * {2}"
-    assert check_one_minimal(parse("let f @ p = {1} in p • p"), NEEDS["vector operation"]) == "let a @ p = 0 in p • p"
+    assert check_one_minimal(parse("3 * {0.5}"), NEEDS["nonzero provisional constant"]) == "{1}"  # lowered toward 0
+    assert check_one_minimal(parse("let x = {-9} in x * {2}"), NEEDS["two provisional constants"]) == "{0} * {0}"
+    assert check_one_minimal(parse("let f @ p = {1} in p • p"), NEEDS["vector operation"]) == "let b @ p = 0 in p • p"

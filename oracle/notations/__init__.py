@@ -20,7 +20,7 @@ from typing import Optional
 from goi.semantics import syntax as S
 from goi.semantics.typecheck import Judgement
 
-from .declaration import Notation, NotationError, declared, read_notation
+from .declaration import Notation, NotationError, declared, declared_table, read_notation
 from .lowering import Inexpressible, Lowering, as_terms
 from .printing import Levels, Printer
 from .reading import Reader, ReadError
@@ -149,13 +149,39 @@ class Printed:
 
 
 @functools.lru_cache(maxsize=16)
+def _load_table(path: str, key: str, stamp) -> Declared:
+    """The notation declared by the table `key` of the TOML file at `path` (a target file)."""
+    import tomllib
+
+    from goi.files import read_path
+    from goi.semantics.errors import GoiError
+
+    try:
+        table = tomllib.loads(read_path(path, 1 << 20, "a target file's 1 MiB").decode("utf-8-sig")).get(key)
+    except (GoiError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise NotationError(f"{path}: cannot read its [{key}]: {exc}") from None
+    if not isinstance(table, dict):
+        raise NotationError(f"{path}: {key}: expected a table ([{key}])")
+    return Declared(declared_table(table, f"{path} [{key}]"))
+
+
+@functools.lru_cache(maxsize=16)
 def _load(path: str, name: str, stamp) -> Declared:
     return Declared(declared(Path(path).read_bytes(), name) if name else read_notation(path))
 
 
 def notation(spec: str) -> Declared:
-    """A built-in notation by name, or the declaration in a file (NotationError if unusable)."""
+    """A built-in notation by name, or the declaration in a file, or in a table of a file
+    (`FILE#KEY`: a target's inline `[notation]`); NotationError if unusable."""
     names = builtin()
+    path, sep, key = spec.rpartition("#")
+    if sep and key == "notation" and os.path.isfile(path):
+        try:
+            stat = os.stat(path)
+            stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        except OSError:
+            stamp = None
+        return _load_table(path, key, stamp)
     if spec in names:
         path, name = str(HERE / f"{spec}.toml"), spec
     elif os.sep in spec or spec.endswith(".toml") or os.path.exists(spec):

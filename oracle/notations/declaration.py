@@ -137,6 +137,11 @@ def declared(data: bytes, source: str) -> Notation:
     return _Reader(source).notation(table)
 
 
+def declared_table(table: dict, source: str) -> Notation:
+    """The notation a parsed TOML table declares (a target file's inline [notation])."""
+    return _Reader(source).notation(table)
+
+
 class _Reader:
     def __init__(self, source: str):
         self.source = source
@@ -240,8 +245,9 @@ class _Reader:
             missing = must - set(names)
             if missing:
                 self.fail(f"forms.{key}", "the template lacks " + ", ".join("{" + m + "}" for m in sorted(missing)))
-            if len(names) != len(set(names)):
-                self.fail(f"forms.{key}", "a hole written twice")
+            twice = sorted({n for n in names if names.count(n) > 1} & {"type", "name", "params"})
+            if twice:  # a subterm or a binder may be written twice (it must read back the same); these may not
+                self.fail(f"forms.{key}", f"{{{twice[0]}}} written twice")
             if "type" in names and not typed:
                 self.fail(f"forms.{key}", "{type} in a notation with no [types] (say how types are written)")
             if key not in ("application", "parameter", "parameter_typed") and not starts_with_literal(parts):

@@ -185,11 +185,14 @@ class Reader:
                     values.update(self.values(self.slots[name][1], child.children))
             elif kind == "name":
                 value = str(child)[slot[2]:]
-                if name in values and values[name] != value:  # a fold's own name, written twice
+                if name in values and values[name] != value:  # a name written twice (a fold's own, a binder)
                     raise ReadError(f"{{{name}}} is {values[name]!r} in one place and {value!r} in another")
                 values[name] = value
             elif kind == "term":
-                values[name] = self.term(child)
+                term = self.term(child)
+                if name in values and values[name] != term:  # a template that writes a subterm twice
+                    raise ReadError(f"{{{name}}} is written as two different terms")
+                values[name] = term
             elif kind == "type":
                 values[name] = self.type(child)
             elif kind == "number":

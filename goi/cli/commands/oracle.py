@@ -122,6 +122,16 @@ class Printer:
         return value
 
 
+def arithmetic_spec(text: str):
+    """`--arithmetic NAME[,KEY=VALUE…]`: a declared arithmetic (oracle/arithmetic.py), checked now."""
+    from ...oracle.arithmetic import ArithmeticError_, declared
+
+    try:
+        return declared(text)
+    except ArithmeticError_ as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def tolerance(text: str) -> Fraction:
     try:
         value = Fraction(text)
@@ -138,6 +148,9 @@ def run(args, _source, out) -> int:
     from ...oracle.survey import Oracle, OracleConfig
     from ...progress import PROGRESS, quiet
 
+    reading = apply_target(args)
+    if args.impl is None:
+        raise UsageError("say which implementation: --impl 'CMD …', or --target FILE.toml (docs/ORACLE.md)")
     try:
         command = split_command(args.impl)
     except ValueError as exc:
@@ -148,12 +161,18 @@ def run(args, _source, out) -> int:
     from ...campaigns.runner import MAX_PROGRAMS
 
     known = read_known(args.known) if args.known else Known()
-    if args.arithmetic != "exact" and args.tolerance is not None:
+    arithmetic = args.arithmetic.name
+    if arithmetic != "exact" and args.tolerance is not None:
         raise UsageError("--tolerance is the exact arithmetic's; with --arithmetic ieee754 say --ulps N")
-    if args.arithmetic == "ieee754" and args.division != "total":
-        raise UsageError("--arithmetic ieee754 divides as IEEE-754 does (x/0 is ±Infinity, 0/0 NaN): not with --division")
-    if args.ulps and args.arithmetic != "ieee754":
+    if arithmetic == "ieee754" and args.division != "total":
+        raise UsageError("--arithmetic ieee754 divides as IEEE-754 does (x/0 is ±Infinity, 0/0 NaN) or as its "
+                         "by-zero setting says (ieee754,by-zero=error): not with --division")
+    if args.division != "total" and "by-zero" in dict(args.arithmetic.settings):
+        raise UsageError("--division and the arithmetic's by-zero setting say the same thing: say it once")
+    if args.ulps and arithmetic != "ieee754":
         raise UsageError("--ulps is for --arithmetic ieee754")
+    if args.integer_division != "trunc" and (arithmetic != "integer" or "rounding" in dict(args.arithmetic.settings)):
+        raise UsageError("--integer-division is for --arithmetic integer (whose rounding setting says it too: say it once)")
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
     config = OracleConfig(
@@ -165,8 +184,8 @@ def run(args, _source, out) -> int:
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or MAX_PROGRAMS,
-        cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic, ulps=args.ulps,
-        integer_division=args.integer_division,
+        cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic.spec, ulps=args.ulps,
+        integer_division=args.integer_division, max_nodes=args.max_nodes, reading=reading,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
     why = unstartable(command)
@@ -228,6 +247,61 @@ def run(args, _source, out) -> int:
     return exitcodes.NOT_EQUIVALENT if report.new_failures else exitcodes.OK
 
 
+def apply_target(args):
+    """`--target FILE.toml` (oracle/target.py): the options the file sets, where the command line
+    did not set them itself (the command line wins); the answer's reading, or None. Which
+    options came from the file is kept (`args.from_target`), so that a replay command gives
+    the file again rather than its contents."""
+    args.from_target = set()
+    if args.target is None:
+        return None
+    from ...oracle.known import read_known
+    from ...oracle.notations import NotationError, notation
+    from ...oracle.target import TargetError, read_target
+    from ...semantics.errors import GoiError
+
+    try:
+        target = read_target(args.target)
+    except TargetError as exc:
+        raise UsageError(f"--target {exc}") from None
+    defaults = build_defaults()
+    names = {"command": "impl", "fragment": "fragment"}
+    for key, value in target.options.items():
+        dest = names.get(key, key)
+        if key == "fragment":
+            args.fragment = (args.fragment or []) + [value]
+        elif key == "known":
+            args.known = (args.known or []) + value
+        elif key == "arithmetic":
+            if args.arithmetic.spec == "exact":
+                args.arithmetic = arithmetic_spec(value)
+        elif getattr(args, dest) == defaults.get(dest):
+            setattr(args, dest, value)
+        else:
+            continue
+        args.from_target.add(dest)
+    if "notation" in target.options and "notation" in args.from_target:
+        try:
+            notation(args.notation)
+        except NotationError as exc:
+            raise UsageError(f"--target {exc}") from None
+    if target.reading is not None and args.protocol != "oneshot":
+        raise UsageError(f"--target {args.target}: its [answer] reads a plain command: not with --protocol lines")
+    if "known" in args.from_target:
+        try:
+            read_known(args.known)
+        except GoiError as exc:
+            raise UsageError(f"--target {args.target}: known: {exc.message}") from None
+    return target.reading
+
+
+def build_defaults() -> dict:
+    """Every option's default, as the parser has it."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    return {action.dest: action.default for action in parser._actions}
+
+
 def replay(args, config) -> int:
     """`--replay FILE` / `--replay-program TEXT`: the implementation on that one program, classified
     as the run that found it did (exit 1 if it still fails, 0 if it now agrees)."""
@@ -249,6 +323,11 @@ def replay(args, config) -> int:
     finally:
         oracle.close()
     assert case is not None
+    from ...oracle.classification import BEYOND
+
+    if case.klass == BEYOND:
+        raise UsageError(f"goi's own machine cannot finish this program within --max-nodes {config.max_nodes} "
+                         f"(and {config.max_steps} transitions): nothing to compare with; raise --max-nodes")
     if args.json:
         write_json({"schema": "goi.oracle-case/1", **case.to_json()})
     else:
@@ -261,43 +340,56 @@ def replay(args, config) -> int:
 def replay_command(args, stem: str, text: str, from_file: bool = True) -> str:
     """The one-line command that replays a shrunk failure: its program file under --out, else its text
     (with --printer, always the text in the paper's notation, which the printer prints again)."""
-    words = ["goi", "oracle", "--impl", args.impl]
-    if args.protocol != "oneshot":
+    given = set() if args.target is None else args.from_target
+    words = ["goi", "oracle"] + (["--target", args.target] if args.target is not None else [])
+    if "impl" not in given:
+        words += ["--impl", args.impl]
+    if args.protocol != "oneshot" and "protocol" not in given:
         words += ["--protocol", args.protocol]
-    if args.notation != "paper":
+    if args.notation != "paper" and "notation" not in given:
         words += ["--notation", args.notation]
     if args.parenthesize != "minimal":
         words += ["--parenthesize", args.parenthesize]
     if args.printer is not None:
         words += ["--printer", args.printer.spec]
-    if args.tolerance is not None:
+    if args.tolerance is not None and "tolerance" not in given:
         from ...oracle.output import decimal_text
 
         words += ["--tolerance", decimal_text(args.tolerance)]
-    if args.division != "total":
+    if args.division != "total" and "division" not in given:
         words += ["--division", args.division]
-    if args.arithmetic != "exact":
-        words += ["--arithmetic", args.arithmetic]
-    if args.ulps:
+    if args.arithmetic.spec != "exact" and "arithmetic" not in given:
+        words += ["--arithmetic", args.arithmetic.spec]
+    if args.ulps and "ulps" not in given:
         words += ["--ulps", str(args.ulps)]
-    if args.arithmetic == "integer" and args.integer_division != "trunc":
+    if args.integer_division != "trunc" and "integer_division" not in given:
         words += ["--integer-division", args.integer_division]
-    if args.ill_typed:
+    if args.ill_typed and "ill_typed" not in given:
         words.append("--ill-typed")
-    words += ["--timeout", f"{args.timeout:g}"]
-    if args.memory_mb is not None:
+    if "timeout" not in given:
+        words += ["--timeout", f"{args.timeout:g}"]
+    if args.memory_mb is not None and "memory_mb" not in given:
         words += ["--memory-mb", str(args.memory_mb)]
+    from ...semantics.machine import DEFAULT_MAX_NODES
+
+    if args.max_nodes != DEFAULT_MAX_NODES and "max_nodes" not in given:
+        words += ["--max-nodes", str(args.max_nodes)]
     words += ["--replay", os.path.join(args.out, stem + ".goi")] if args.out and from_file else ["--replay-program", text]
     return " ".join(shlex.quote(w) for w in words)
 
 
 def add_arguments(p) -> None:
-    from ...oracle.arithmetic import ARITHMETICS
+    from ...oracle.arithmetic import ARITHMETICS, SETTINGS
+    from ...semantics.machine import DEFAULT_MAX_NODES
 
     from ...oracle.cases import FRAGMENTS
 
-    p.add_argument("--impl", required=True, metavar="'CMD …'",
+    p.add_argument("--impl", metavar="'CMD …'",
                    help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")
+    p.add_argument("--target", metavar="FILE.toml",
+                   help="the implementation declared in one file: its command, protocol, notation, fragment, arithmetic, "
+                        "timeouts, known bugs, and how a plain command answers (docs/ORACLE.md, Your first oracle run); "
+                        "options given on the command line win")
     p.add_argument("--notation", type=notation_spec, default="paper", metavar="NAME|FILE",
                    help="how programs are printed for it: paper (default), visualiser, or a notation file "
                         "(TOML; docs/ORACLE.md, Notation files)")
@@ -309,15 +401,20 @@ def add_arguments(p) -> None:
                    help="what it lacks: " + ", ".join(FRAGMENTS))
     p.add_argument("--tolerance", type=tolerance, metavar="REL",
                    help="relative tolerance for a floating-point implementation (default: exact)")
-    p.add_argument("--arithmetic", choices=list(ARITHMETICS), default="exact",
+    p.add_argument("--arithmetic", type=arithmetic_spec, default=arithmetic_spec("exact"), metavar="NAME[,KEY=VALUE…]",
                    help="what it computes with: " + "; ".join(f"{a.name}: {a.description}" for a in ARITHMETICS.values())
-                   + " (default exact; docs/ORACLE.md)")
+                   + "; with settings: " + "; ".join(f"{name} " + ", ".join(
+                       f"{k}={'|'.join(v) if v else 'N'}" for k, v in keys.items()) for name, keys in SETTINGS.items())
+                   + " (default exact; docs/ORACLE.md, Arithmetic)")
     p.add_argument("--ulps", type=non_negative_int, default=0, metavar="N",
                    help="with --arithmetic ieee754: an answer within N doubles of goi's agrees (default 0: exactly)")
     p.add_argument("--integer-division", choices=["trunc", "floor"], default="trunc",
                    help="with --arithmetic integer: division rounds toward zero (C, OCaml) or down (Python's //)")
     p.add_argument("--timeout", type=positive_seconds, default=5.0, metavar="S", help="seconds per program (default 5)")
     p.add_argument("--memory-mb", type=positive_int, metavar="N", help="address-space limit of the implementation")
+    p.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES, metavar="N",
+                   help=f"goi's own graph budget per program (default {DEFAULT_MAX_NODES}): a program goi's machine "
+                        "cannot finish within it is skipped and counted, never sent")
     p.add_argument("--division", choices=["total", "strict"], default="total",
                    help="x/0 = 0, or undefined (then the implementation must report an error)")
     p.add_argument("--ill-typed", action="store_true", help="also send ill-typed programs: accepting one is a failure")

@@ -200,7 +200,7 @@ class Shrunk:
         extra = key is not None and key != self.signature
         return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
                 "count": 0 if extra else self.count,
-                "another_program_of": self.signature if extra else self.same_defect_as, "find_seconds": round(self.find_seconds, 3),
+                "another_program_of": self.same_defect_as or (self.signature if extra else None), "find_seconds": round(self.find_seconds, 3),
                 "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
                 "shrink_complete": self.complete, "shrunk": self.shrunk,
                 "first_program": self.first.text if self.first is not None else None,

@@ -74,6 +74,9 @@ IMPLEMENTATIONS = [
                     "division": "strict"}),
     Implementation("operations", py(ZOO / "operations.py"), ["stuck-copy", "stack-wrap"],
                    {"notation": str(ROOT / "docs" / "examples" / "notations" / "operations.toml")}),
+    # issue 51: bugs in sharing and weakening, as real DGoIM implementations have them (S-expressions)
+    Implementation("sexp.js", ["node", str(ZOO / "sexp.js")], ["wide-contraction", "copied-capture"],
+                   {"notation": str(ZOO / "sexp.toml"), "arithmetic": "ieee754"}, language="JavaScript"),
 ]
 
 

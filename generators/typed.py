@@ -12,8 +12,10 @@ leaves (constants) and smaller depths.
 
 from __future__ import annotations
 
+import zlib
 from fractions import Fraction
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from goi.semantics import syntax as S
@@ -187,7 +189,7 @@ class Gen:
         return S.Let(x, F, S.Prov(d(self.constants)), body)
 
     def share(self, ctx, names, depth):
-        """A sharing pattern: let x = s in u, with x used two or three times in u — s a
+        """A sharing pattern: let x = s in u, with x used two to five times in u — s a
         provisional constant, a variable, a function or any term — and the uses in any operand
         position, or split between a decoupling's model and its body (where one constant must
         stay one parameter however often, and on whichever side, it is used), or all of it
@@ -195,7 +197,9 @@ class Gen:
         d = self.draw
         vars_f = [y for y, ty in ctx if ty == F]
         what = d(st.sampled_from((["prov", "prov"] if self.provisional else []) + ["fun", "term"]
-                                 + (["var"] if vars_f else [])))
+                                 + (["var"] if vars_f else []) + ["closure"]))
+        if what == "closure":
+            return self.shared_closure(ctx, names, depth)
         x = self.binder("x", ctx)
         if what == "fun":
             ty: Type = Arrow(F, F)
@@ -209,7 +213,7 @@ class Gen:
         def use(scope) -> S.Term:
             return S.Var(x) if ty == F else S.App(S.Var(x), self.term(scope, F, names, max(depth - 2, 0)))
 
-        n = d(st.integers(2, 3))
+        n = d(st.integers(2, 5))  # a contraction of up to five uses: a machine's wide contraction nodes
         where = (d(st.sampled_from(["operands", "within a model", "model", "model and body"])) if self.decoupling
                  else "operands")
         if where == "within a model":  # let f @ p = (let x = s in …x…x…) in …
@@ -224,6 +228,22 @@ class Gen:
             if where == "model and body":
                 body = self.mix(inner, [body] + [use(inner) for _ in range(n - 1)], names, 0)
         return S.Let(x, ty, bound, body)
+
+    def shared_closure(self, ctx, names, depth):
+        """Sharing inside sharing: a computed value used two to four times by a function that is
+        itself used two to four times — let x = s in let f = λy. …x…x…y… in …(f a)…(f b)… — so
+        the function's box, copied at each use, copies its own contraction of x (the boxes
+        copied inside copied boxes where a token machine's copying goes wrong)."""
+        d = self.draw
+        x = self.binder("x", ctx)
+        bound = self.term(ctx, F, names, max(depth - 1, 1))
+        inner = bind(ctx, x, F)
+        y = self.binder("y", inner, avoid=(x,))
+        body = self.mix(bind(inner, y, F), [S.Var(x)] * d(st.integers(2, 4)) + [S.Var(y)], names, max(depth - 2, 0))
+        f = self.binder("f", inner, avoid=(x,))
+        outer = bind(inner, f, Arrow(F, F))
+        uses = [S.App(S.Var(f), self.term(outer, F, names, max(depth - 2, 0))) for _ in range(d(st.integers(2, 4)))]
+        return S.Let(x, F, bound, S.Let(f, Arrow(F, F), S.Lam(y, F, body), self.mix(outer, uses, names, depth)))
 
     def chain(self, ctx, names, depth):
         """A binding chain: 2–5 binders, each a `let` or an applied λ, their bound terms free to
@@ -256,7 +276,7 @@ class Gen:
                     arg = self.term(inner, F, names, 0)
                 given.append(arg)
                 use, ty = S.App(use, arg), ty.cod
-            uses += [use] * d(st.integers(1, 3))
+            uses += [use] * d(st.integers(1, 5))
         body = self.mix(inner, uses, names, max(depth - 1, 0))
         for form, x, ty, bound in reversed(binders):
             body = S.Let(x, ty, bound, body) if form == "let" else S.App(S.Lam(x, ty, body), bound)
@@ -442,7 +462,7 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
              vector_ops: bool = True, decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
              swarm: bool = False, min_depth: int = 1, provisional: bool = True, integers: bool = False,
              non_negative: bool = False, operators: tuple = ARITHMETIC, scopes: bool = False,
-             avoid: frozenset = frozenset()) -> S.Term:
+             avoid: frozenset = frozenset(), weakening: bool = True) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
     free variable); the rest are drawn freely, where decoupling also appears inside.
@@ -454,13 +474,86 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
     `provisional=False`: no provisional constant at all, hence no decoupling (the λ, `let` and
     arithmetic every DGoIM has); `integers`: integer constants only; `non_negative`: no
     negative constant written; `operators`: the arithmetic operators drawn (a subset of
-    + - * /; none at all is allowed too).
+    + - * /; none at all is allowed too); `weakening=False`: fewer binders nobody uses (every
+    unused `let` and applied λ dropped: `without_weakening`; an unused λ parameter or
+    decoupled f stays, for the caller to refuse).
     For the search (oracle mode): `sharing` adds sharing patterns (Gen.share), `swarm` switches
     off a drawn subset of SWARM_FEATURES for the whole program (each with probability 1/2;
     shrinking switches them back on), `scopes` makes one in three of the programs of no
     particular shape a binding chain (Gen.chain: one in three without decoupling, one in nine
-    with it, whose decoupling shapes keep their share), and `avoid` (features of SWARM_FEATURES: what a dominant failure needs) is
-    switched off in half the programs, so that bugs it hides are reached."""
+    with it, whose decoupling shapes keep their share), and `avoid` (features of SWARM_FEATURES, and
+    `weakening`: what a dominant or known failure needs) is switched off in half the programs,
+    so that bugs it hides are reached."""
+    program = _program(max_depth, decoupling, iterated, division, vector_ops, decoupling_values, signed, sharing, swarm,
+                       min_depth, provisional, integers, non_negative, operators, scopes, avoid)
+    term = draw(program)
+    drop = not weakening
+    if "weakening" in avoid and not drop:  # half the programs, by the program itself: a drawn choice here is
+        drop = zlib.crc32(repr(term).encode()) % 2 == 0  # one Hypothesis learns to make the cheap way
+    if not drop:
+        return term
+    for _ in range(MENDS):  # what could not be mended is drawn again, within this branch (a rejection would
+        mended = without_weakening(term)  # favour the other half)
+        if not weakenings(mended):
+            return mended
+        term = draw(program)
+    assume(False)
+    return term
+
+
+MENDS = 8  # programs drawn, at most, for one without a binder nobody uses
+
+def without_weakening(term: S.Term) -> S.Term:
+    """The term with fewer binders nobody uses — the weakening an implementation may lack: every
+    `let` whose variable is unused, and every applied λ whose parameter is, replaced by its
+    body (the bound term dropped); an unused scalar parameter put in the place of the body's
+    first constant. Still a closed term of the same type (a decoupling's unused f or p stays)."""
+    for i, child in enumerate(S.subterms(term)):
+        term = S.with_child(term, i, without_weakening(child))
+    if isinstance(term, S.Let) and term.var not in S.free_variables(term.body):
+        return term.body
+    if isinstance(term, S.App) and isinstance(term.fun, S.Lam) and term.fun.var not in S.free_variables(term.fun.body):
+        return term.fun.body
+    if isinstance(term, S.Lam) and term.annot == F and term.var not in S.free_variables(term.body):
+        return S.Lam(term.var, term.annot, _first_constant_as(term.body, term.var))
+    return term
+
+
+def _first_constant_as(term: S.Term, x: str) -> S.Term:
+    """The term with its first definitive constant outside any binder of x replaced by x."""
+    todo = [((), term)]
+    while todo:
+        path, node = todo.pop()
+        if isinstance(node, S.Const):
+            return _replace(term, path, S.Var(x))
+        if x in S.binds(node):
+            continue
+        children = S.subterms(node)
+        todo += [(path + (i,), children[i]) for i in reversed(range(len(children)))]
+    return term
+
+
+def _replace(term: S.Term, path: tuple, new: S.Term) -> S.Term:
+    if not path:
+        return new
+    return S.with_child(term, path[0], _replace(S.subterms(term)[path[0]], path[1:], new))
+
+
+def weakenings(term: S.Term) -> int:
+    """How many binders of the term nobody uses (λ, let, a decoupling's f or p): its weakenings."""
+    count = 0
+    for t in S.walk(term):
+        if isinstance(t, (S.Lam, S.Let)):
+            count += t.var not in S.free_variables(t.body)
+        elif isinstance(t, (S.Decouple, S.LetDecouple)):
+            free = S.free_variables(t.body)
+            count += (t.f not in free) + (t.x not in free)
+    return count
+
+
+@st.composite
+def _program(draw, max_depth, decoupling, iterated, division, vector_ops, decoupling_values, signed, sharing, swarm,
+             min_depth, provisional, integers, non_negative, operators, scopes, avoid) -> S.Term:
     depth = draw(st.integers(min_value=min(min_depth, max_depth), max_value=max_depth))
     off = frozenset()
     if swarm and draw(st.booleans()):  # half the programs with every construct, half a swarm's

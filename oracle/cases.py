@@ -25,6 +25,8 @@ FRAGMENTS = {
     "no-provisional": "no provisional constant {c} at all, hence no decoupling: the λ, let and arithmetic of any DGoIM",
     "integers": "integer constants only (no 0.5 written)",
     "non-negative": "no negative constant written (-3 is written 0 - 3 by the program, if at all)",
+    "no-weakening": "no binder nobody uses (an unused let, λ parameter or decoupled f or p): the weakening an implementation may lack",
+    "no-negative-provisional": "no negative provisional constant {-c} (definitive negative constants stay)",
     "no-plus": "no +",
     "no-minus": "no -",
     "no-times": "no *",

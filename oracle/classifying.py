@@ -9,6 +9,7 @@ from typing import Optional
 
 
 from goi import api
+from goi.generators.typed import weakenings
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
@@ -37,6 +38,8 @@ class Classifying:
                 return None
         if of_type is not None and judgement.type != of_type:
             return None
+        if self.outside(term):
+            return None
         if c.printer is not None:
             return self._printed(term)
         try:  # an ill-typed program (--ill-typed) has no types: its operators are written as they are
@@ -48,6 +51,15 @@ class Classifying:
         if judgement is not None and printed.term == term and printed.text not in self.expectations:
             self.judgements[printed.text] = judgement  # the same program: expected() need not type it again
         return printed.text
+
+    def outside(self, term: S.Term) -> bool:
+        """Whether a term has what the fragment leaves out and no generator setting removes
+        (a binder nobody uses, under no-weakening; a negative provisional constant, under
+        no-negative-provisional, for a reducer's candidate): never sent."""
+        fr = self.config.all_fragments
+        if "no-weakening" in fr and weakenings(term):
+            return True
+        return "no-negative-provisional" in fr and any(isinstance(t, S.Prov) and t.value < 0 for t in S.walk(term))
 
     def _printed(self, term: S.Term) -> Optional[str]:
         """The user's printer (--printer): its text, remembered with the term, since our own

@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 from hypothesis.errors import FlakyFailure, Unsatisfiable
 
 from goi import api
-from goi.generators.typed import programs
+from goi.generators.typed import programs, weakenings
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.rules import fired
 
 from .corpus import corpus_files
+from .steering import shape
 
 from .cases import DRAWS, FEEDBACK_FEATURES, OPERATOR_FRAGMENTS, SCHEDULE, Case, Report
 from .classification import AGREE, BEYOND, FAILURES, OUTSIDE
@@ -83,6 +84,12 @@ class Drawing:
         target(float(sum(1 for n in rules.values() if n)), label="distinct rules fired")
         for feature in FEEDBACK_FEATURES:  # copying, decoupling, deep contraction, … as the rules declare them
             target(float(fired(rules, feature)), label=feature)
+        term = self.terms.get(text)
+        if term is not None:  # the graph's shape: where DGoIM implementations' defects live (steering.shape)
+            avoided = frozenset().union(*self.avoid.values()) if self.avoid else frozenset()
+            for label, value in shape(term).items():
+                if not (label == "weakenings" and "weakening" in avoided):  # never asked for what is steered from
+                    target(float(value), label=label)
 
     def corpus_cases(self, report: Report) -> None:
         for origin, source in corpus_files() if self.config.corpus else []:
@@ -119,6 +126,8 @@ class Drawing:
             "no-provisional": any(isinstance(n, (S.Prov, S.Decouple, S.LetDecouple)) for n in nodes),
             "integers": any(isinstance(n, (S.Const, S.Prov)) and n.value.denominator != 1 for n in nodes),
             "non-negative": any(isinstance(n, (S.Const, S.Prov)) and n.value < 0 for n in nodes),
+            "no-negative-provisional": any(isinstance(n, S.Prov) and n.value < 0 for n in nodes),
+            "no-weakening": weakenings(term) > 0,
             **{name: any(isinstance(n, S.BinOp) and n.op == op for n in nodes) for name, op in OPERATOR_FRAGMENTS.items()},
         }
         return any(uses.get(name, False) for name in fr)
@@ -215,14 +224,16 @@ class Drawing:
     def _steer(self, stage: int, pending: list, drawn: list) -> None:
         """Before `stage`: the features the dominant buckets so far need, switched off in half of
         its programs (oracle/steering.py); the programs sent so far are waited for."""
-        from .steering import dominant, needs
+        from .steering import AT_LEAST, dominant, needs
 
         cases = {**self.cache, **{text: future.result() for text, future in pending}}
         failing = [cases[text] for _, text in drawn if text in cases and cases[text].klass in FAILURES]
         agreeing = [self.terms[text] for _, text in drawn
                     if text in cases and cases[text].klass == AGREE and text in self.terms]
         avoid = frozenset()
-        for sig in dominant((c.signature for c in failing), len(drawn)):
+        known = [sig for sig in dict.fromkeys(c.signature for c in failing)
+                 if sig in self.known_set and sum(c.signature == sig for c in failing) >= AT_LEAST]
+        for sig in list(dict.fromkeys(known + dominant((c.signature for c in failing), len(drawn)))):
             terms = [self.terms[c.text] for c in failing if c.signature == sig and c.text in self.terms]
             avoid |= needs(terms, agreeing)
         self.avoid[stage] = avoid | self.avoid.get(stage - 1, frozenset())

@@ -31,6 +31,7 @@ class Known:
     signatures: frozenset = frozenset()
     programs: tuple = ()  # programs whose signatures (on this run) are known
     sources: tuple = field(default=(), compare=False)
+    minimal: tuple = ()  # the minimal programs a run wrote for known buckets (as the implementation read them)
 
     def __bool__(self) -> bool:
         return bool(self.signatures or self.programs)
@@ -44,7 +45,7 @@ def is_signature(line: str) -> bool:
 def read_known(paths) -> Known:
     """The signatures and programs of every --known FILE (module docstring); ReadError naming
     the file for what cannot be read or is none of these."""
-    signatures, programs = set(), []
+    signatures, programs, minimal = set(), [], []
     for path in paths:
         if os.path.isdir(path):
             names = sorted(n for n in os.listdir(path) if n.endswith(".json"))[:MAX_FILES]
@@ -53,6 +54,7 @@ def read_known(paths) -> Known:
                 data = _json(os.path.join(path, name))
                 if isinstance(data, dict) and isinstance(data.get("signature"), str):
                     signatures.add(data["signature"])
+                    minimal += _programs([data])
                     found = True
             if not found:
                 raise ReadError(f"--known {path}: a directory with no failure of a goi oracle --out in it")
@@ -60,7 +62,9 @@ def read_known(paths) -> Known:
         text = read_text_path(path, MAX_INPUT_BYTES, "--known")
         stripped = text.lstrip()
         if stripped.startswith("{") or stripped.startswith("["):
-            signatures |= _from_json(path, text)
+            found, shown = _from_json(path, text)
+            signatures |= found
+            minimal += shown
             continue
         for line in text.splitlines():
             line = line.strip()
@@ -70,7 +74,17 @@ def read_known(paths) -> Known:
                 signatures.add(line)
             else:
                 programs.append(line)
-    return Known(frozenset(signatures), tuple(dict.fromkeys(programs)), tuple(map(str, paths)))
+    return Known(frozenset(signatures), tuple(dict.fromkeys(programs)), tuple(map(str, paths)),
+                 tuple(dict.fromkeys(minimal))[:MAX_MINIMAL])
+
+
+MAX_MINIMAL = 100  # known minimal programs kept to steer the draw by (their constructs: oracle/steering.py)
+
+
+def _programs(entries: list) -> list:
+    """The minimal programs of a run's buckets or cases (text, of a bounded length)."""
+    return [e["program"] for e in entries if isinstance(e, dict) and isinstance(e.get("program"), str)
+            and 0 < len(e["program"]) <= 10_000]
 
 
 def _json(path: str):
@@ -81,15 +95,18 @@ def _json(path: str):
         raise ReadError(f"--known {path}: not JSON ({exc})") from None
 
 
-def _from_json(path: str, text: str) -> set:
+def _from_json(path: str, text: str) -> tuple[set, list]:
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise ReadError(f"--known {path}: not JSON ({exc})") from None
+    shown: list = []
     if isinstance(data, dict) and isinstance(data.get("buckets"), list):  # a goi oracle --json object
         found = {b.get("signature") for b in data["buckets"] if isinstance(b, dict)}
+        shown = _programs(data["buckets"])
     elif isinstance(data, dict) and "signature" in data:  # one --out case
         found = {data.get("signature")}
+        shown = _programs([data])
     elif isinstance(data, list):  # a list of signatures
         found = set(data)
     else:
@@ -98,4 +115,4 @@ def _from_json(path: str, text: str) -> set:
     if not found:
         raise ReadError(f"--known {path}: no signature in it (a goi oracle --json object, an --out case, or a list "
                         "of signatures)")
-    return found
+    return found, shown

@@ -85,12 +85,13 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
                              vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
                              decoupling="no-decoupling" not in fr and "no-provisional" not in fr,
                              provisional="no-provisional" not in fr, integers="integers" in fr,
-                             non_negative="non-negative" in fr,
+                             non_negative="non-negative" in fr, weakening="no-weakening" not in fr,
                              operators=tuple(op for name, op in OPERATOR_FRAGMENTS.items() if name not in fr))
         search = config.search
         self.fragment.update(sharing="sharing" in search, swarm="swarm" in search, scopes="scopes" in search,
                              signed=not ("fit" in search and self.declared is not None
-                                         and not self.declared.notation.signed_provisional))
+                                         and not self.declared.notation.signed_provisional
+                                         or "no-negative-provisional" in fr))
         self.expectations: dict[str, tuple] = {}  # text -> our outcome (the survey's draw computes it)
         self.stage_counts: list[int] = []  # the programs each stage of the survey drew (SCHEDULE, carried over)
         self.annotations = "no-annotations" not in fr
@@ -100,6 +101,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
         self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
         self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)
         self.avoid: dict[int, frozenset] = {}  # stage -> the features steered away from (oracle/steering.py)
+        self.known_set: frozenset = frozenset()  # the signatures --known sets aside (steered away from too)
 
 
     def run(self) -> Report:
@@ -111,7 +113,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
     def _run(self) -> Report:
         started = time.perf_counter()
         report = Report(self.config)
-        report.known_signatures = self.known_signatures()
+        report.known_signatures = self.known_set = self.known_signatures()
         self.corpus_cases(report)
         if self.config.exhaustive is not None or self.config.shards is not None:
             self._exhaustive(report) if self.config.exhaustive is not None else self._sharded(report)
@@ -223,6 +225,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
         if not known:
             return frozenset()
         found = set(known.signatures)
+        triggers: set = set()
         for text in known.programs:
             try:
                 case = self.classify(text, origin="known")
@@ -230,7 +233,21 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
                 continue  # not a program our front end reads: nothing to set aside
             if case is not None and case.klass not in (AGREE, BEYOND):
                 found.add(case.signature)
+                triggers |= self._trigger(text)
+        for text in known.minimal:
+            triggers |= self._trigger(text)
+        if triggers and "steer" in self.config.search:  # from the survey's first program: steered away from
+            self.avoid[0] = frozenset(triggers)
         return frozenset(found)
+
+    def _trigger(self, text: str) -> frozenset:
+        """What a known bucket's program needs that the draw can do without (steering.known_trigger)."""
+        from .steering import known_trigger
+
+        try:
+            return known_trigger(self._term(text))
+        except (GoiError, ReadError):
+            return frozenset()
 
     @staticmethod
     def set_aside(report: Report, by_signature: dict, count: Callable[[str], int]) -> dict:

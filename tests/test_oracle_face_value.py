@@ -308,3 +308,47 @@ div = {{ symbol = "/", precedence = 7 }}
     data = json.loads(capsys.readouterr().out)
     assert code == exitcodes.OK and data["new_buckets"] == 0 and data["known"], data
     assert "no-provisional" in data["fragments"] and data["notation"].endswith("own.toml#notation")
+
+
+# ---- fragments for what is not a construct; --known frees the budget ---------------------------------
+
+def test_no_weakening_sends_no_program_with_a_binder_nobody_uses():
+    from goi.generators.typed import weakenings
+    from goi.semantics.parser import parse
+
+    report = run("crash_on_unused", fragments=frozenset({"no-weakening"}), max_programs=40)
+    assert report.programs == 40 and all(weakenings(parse(c.text)) == 0 for c in report.cases)
+    assert not any("unused binder" in sig for sig in report.shrunk), list(report.shrunk)
+
+
+def test_no_negative_provisional_sends_none():
+    from goi.semantics import syntax as S
+    from goi.semantics.parser import parse
+
+    report = run("correct", fragments=frozenset({"no-negative-provisional"}), max_programs=60)
+    assert report.programs == 60 and report.failures == 0
+    assert not any(isinstance(t, S.Prov) and t.value < 0 for c in report.cases for t in S.walk(parse(c.text)))
+
+
+def test_a_known_bug_frees_the_budget_for_the_others(tmp_path):
+    """crash_on_unused crashes on a binder nobody uses (most generated programs): set aside by
+    --known, the draw steers away from what its program needs from the first program on, so
+    that most of the survey goes elsewhere (without steering, 70-90 % went to it)."""
+    from goi.oracle.known import read_known
+
+    known = tmp_path / "known.txt"
+    known.write_text("let x = 1 in 0\n", encoding="utf-8")  # a program: its signature is taken on this run
+    report = run("crash_on_unused", known=read_known([str(known)]), max_programs=150)
+    spent = sum(report.known.values())
+    assert spent < 0.5 * report.programs, (spent, report.programs)
+    assert report.defects and all("unused" not in sig for sig in report.defects)  # the product's bug is new
+
+
+def test_the_shape_fed_back_to_the_search_counts_contractions_weakenings_and_boxes():
+    from goi.oracle.steering import features, shape
+    from goi.semantics.parser import parse
+
+    program = parse("let b = 1 + 0 in let c = 0 in let f = λy:F. b * y in f (b + b) + f b")
+    assert shape(program) == {"contraction arity": 4, "computed and shared": 4, "weakenings": 1,
+                              "shared functions": 1, "box nesting": 1}
+    assert "weakening" in features(program) and "weakening" not in features(parse("let c = 0 in c"))

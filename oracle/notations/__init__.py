@@ -176,12 +176,7 @@ def notation(spec: str) -> Declared:
     names = builtin()
     path, sep, key = spec.rpartition("#")
     if sep and key == "notation" and os.path.isfile(path):
-        try:
-            stat = os.stat(path)
-            stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        except OSError:
-            stamp = None
-        return _load_table(path, key, stamp)
+        return _load_table(path, key, _stamp(path))
     if spec in names:
         path, name = str(HERE / f"{spec}.toml"), spec
     elif os.sep in spec or spec.endswith(".toml") or os.path.exists(spec):
@@ -189,12 +184,16 @@ def notation(spec: str) -> Declared:
     else:
         raise NotationError(f"{spec}: no such notation (built in: {', '.join(names)}; or a notation file, "
                             "docs/ORACLE.md, Notation files)")
+    return _load(path, name, _stamp(path))
+
+
+def _stamp(path: str):
+    """What tells a file's versions apart for the loaded-notation cache: None if it cannot be read."""
     try:
         stat = os.stat(path)
-        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
     except OSError:
-        stamp = None
-    return _load(path, name, stamp)
+        return None
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino
 
 
 def render(judgement: Judgement, notation_: str = "paper", annotations: bool = True, parenthesize: str = "minimal") -> str:

@@ -6,10 +6,15 @@ minimal program (docs/ORACLE.md). One module per concern:
 - sessions:       the persistent protocol (one process, program after program)
 - reaping:        ending every process an implementation started
 - notations:      the program as the implementation reads it (the paper's, the visualiser's)
-- classification: the class of an outcome and the failure's signature (its bucket)
+- target:         a target as one declaration (a TOML file): command, notation, fragment, arithmetic, answers
+- fragment:       what an implementation lacks, as one value (Fragment)
+- arithmetic:     what it computes with, declared (Declared)
+- classification: the class of an outcome (a plain function) and the failure's signature (its bucket)
 - reduction:      structural reduction of a failing program, keeping its signature
+- shrinking:      one Shrinker per bucket, owning its budget
+- kept:           each bucket's minimal program, kept between runs
 - cases:          a run's configuration, cases, buckets and report
-- survey:         the run: corpus, survey (the search), shrinking, exhaustive and divided runs
+- survey:         the run: corpus, survey (the search), a loop over the buckets, exhaustive and divided runs
 - corpus:         the example programs run first
 - output:         what a run says: summary, JSON, files
 
@@ -25,7 +30,9 @@ import importlib
 # command line's start-up must not pay for it)
 _EXPORTS = {
     "cases": ("FRAGMENTS", "SEARCH", "Case", "OracleConfig", "Report", "Shrunk"),
-    "classification": ("AGREE", "CLASSES", "FAILURES", "signature"),
+    "classification": ("AGREE", "CLASSES", "FAILURES", "klass", "signature"),
+    "fragment": ("Fragment",),
+    "shrinking": ("Shrinker",),
     "corpus": ("corpus_files",),
     "notations": ("Inexpressible", "render"),
     "protocols": ("Answer", "call", "parse_answer"),

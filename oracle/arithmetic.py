@@ -32,9 +32,9 @@ from __future__ import annotations
 import functools
 import math
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Optional
 
 NON_FINITE = {"NaN", "Infinity", "-Infinity"}
 
@@ -43,16 +43,16 @@ NON_FINITE = {"NaN", "Infinity", "-Infinity"}
 class Arithmetic:
     name: str
     description: str
-    field: Callable  # (config, settings) -> a field for Execution (None: exact rationals)
-    same: Callable  # (expected, got, config) -> bool
+    field: Callable  # (declared) -> a field for Execution (None: exact rationals)
+    same: Callable  # (expected, got, declared) -> bool
     fragments: frozenset = frozenset()  # fragments it implies (integer: integer constants)
 
 
-def _exact_same(expected, got, config) -> bool:
-    tolerance = config.tolerance
+def _exact_same(expected, got, declared) -> bool:
+    tolerance = declared.tolerance
     if isinstance(expected, tuple) or isinstance(got, tuple):
         return (isinstance(expected, tuple) and isinstance(got, tuple) and len(expected) == len(got)
-                and all(_exact_same(e, g, config) for e, g in zip(expected, got)))
+                and all(_exact_same(e, g, declared) for e, g in zip(expected, got)))
     if not isinstance(expected, Fraction) or not isinstance(got, Fraction):
         return expected == got  # "λ" against "λ"; a non-finite number never equals a value
     if tolerance is None:
@@ -72,10 +72,10 @@ def ulps(a: float, b: float) -> int:
     return abs(ordered(a) - ordered(b))
 
 
-def _double_same(expected, got, config) -> bool:
+def _double_same(expected, got, declared) -> bool:
     if isinstance(expected, tuple) or isinstance(got, tuple):
         return (isinstance(expected, tuple) and isinstance(got, tuple) and len(expected) == len(got)
-                and all(_double_same(e, g, config) for e, g in zip(expected, got)))
+                and all(_double_same(e, g, declared) for e, g in zip(expected, got)))
     if not isinstance(expected, float):
         return expected == got  # "λ"
     if math.isnan(expected):
@@ -88,32 +88,30 @@ def _double_same(expected, got, config) -> bool:
         value = float(got)  # the double nearest what it printed (a shortest repr reads back exactly)
     except OverflowError:
         return False
-    return not math.isinf(value) and ulps(expected, value) <= config.ulps
+    return not math.isinf(value) and ulps(expected, value) <= declared.ulps
 
 
-def _ieee_field(config, settings=None):
+def _ieee_field(declared):
     from goi.semantics.values import IEEEField
 
-    settings = settings or {}
-    return IEEEField(settings.get("signed-zero", "yes") == "yes", settings.get("by-zero", "ieee"))
+    return IEEEField(declared.setting("signed-zero", "yes") == "yes", declared.setting("by-zero", "ieee"))
 
 
-def _by_zero(config, settings) -> str:
+def _by_zero(declared) -> str:
     """The division policy: the arithmetic's `by-zero` where it is declared, else --division."""
-    by_zero = (settings or {}).get("by-zero")
-    return config.division if by_zero is None else {"zero": "total", "error": "strict"}[by_zero]
+    by_zero = declared.setting("by-zero")
+    return declared.by_zero if by_zero is None else {"zero": "total", "error": "strict"}[by_zero]
 
 
-def _integer_field(config, settings=None):
+def _integer_field(declared):
     from goi.semantics.values import IntegerField
 
-    settings = settings or {}
-    bits = settings.get("bits")
-    return IntegerField(_by_zero(config, settings), settings.get("rounding", config.integer_division),
-                        bits=None if bits is None else int(bits), overflow=settings.get("overflow", "wrap"))
+    bits = declared.setting("bits")
+    return IntegerField(_by_zero(declared), declared.setting("rounding", declared.rounding),
+                        bits=None if bits is None else int(bits), overflow=declared.setting("overflow", "wrap"))
 
 
-def _exact_field(config, settings=None):
+def _exact_field(declared):
     return None  # exact rationals, dividing as _by_zero says (Declared.division)
 
 
@@ -142,10 +140,15 @@ class ArithmeticError_(ValueError):
 
 @dataclass(frozen=True)
 class Declared:
-    """An arithmetic with its settings, as declared (`declared`)."""
+    """An arithmetic with its settings, as declared (`declared`), and the run's options that say
+    how near an answer must be (`given`): the value the oracle judges answers by."""
 
     arithmetic: Arithmetic
     settings: tuple = ()  # (key, value) pairs, in the order of SETTINGS
+    tolerance: Optional[Fraction] = None  # exact: relative (--tolerance)
+    ulps: int = 0  # ieee754: units in the last place (--ulps)
+    rounding: str = "trunc"  # integer: --integer-division, unless `rounding` is set
+    by_zero: str = "total"  # --division, unless `by-zero` is set
 
     @property
     def name(self) -> str:
@@ -160,15 +163,25 @@ class Declared:
     def fragments(self) -> frozenset:
         return self.arithmetic.fragments
 
-    def field(self, config):
-        return self.arithmetic.field(config, dict(self.settings))
+    def setting(self, key: str, default=None):
+        return dict(self.settings).get(key, default)
 
-    def division(self, config) -> str:
+    def given(self, config) -> "Declared":
+        """With a run's options (an OracleConfig's tolerance, ulps, integer_division, division)."""
+        return replace(self, tolerance=config.tolerance, ulps=config.ulps, rounding=config.integer_division,
+                       by_zero=config.division)
+
+    def field(self):
+        """The field goi's machine computes in for this arithmetic (None: exact rationals)."""
+        return self.arithmetic.field(self)
+
+    def division(self) -> str:
         """The rationals' division policy (exact): total or strict."""
-        return _by_zero(config, dict(self.settings))
+        return _by_zero(self)
 
-    def same(self, expected, got, config) -> bool:
-        return self.arithmetic.same(expected, got, config)
+    def same(self, expected, got) -> bool:
+        """Whether an answer's value is goi's expected value, in this arithmetic."""
+        return self.arithmetic.same(expected, got, self)
 
 
 def declared(spec) -> Declared:

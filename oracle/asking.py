@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import queue
 import time
+from typing import Optional
 
 
 from .protocols import Answer, call
@@ -17,10 +18,11 @@ from .cases import HANG_FACTOR, HANG_FLOOR
 class Asking:
     """Calls of the implementation, and its sessions."""
 
-    def _call(self, text: str) -> Answer:
+    def _call(self, text: str, timeout: Optional[float] = None) -> Answer:
+        """The implementation's answer, within `timeout` (default --timeout)."""
         started = time.perf_counter()
         try:
-            return self._call_implementation(text)
+            return self._call_implementation(text, self.config.timeout if timeout is None else timeout)
         finally:
             self.seconds["implementation"] += time.perf_counter() - started
 
@@ -29,10 +31,9 @@ class Asking:
         same program, with a floor, never past --timeout (cases.HANG_FACTOR, HANG_FLOOR)."""
         return min(self.config.timeout, max(HANG_FLOOR, HANG_FACTOR * self.ours.get(text, 0.0)))
 
-    def _call_implementation(self, text: str) -> Answer:
+    def _call_implementation(self, text: str, timeout: float) -> Answer:
         self.calls += 1
         c = self.config
-        timeout = self.hang_timeout(text) if self.pricing_hangs else c.timeout
         if c.protocol == "oneshot":
             return call(c.command, text, timeout, c.memory_mb, c.reading)
         try:

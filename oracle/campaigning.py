@@ -120,7 +120,7 @@ class Campaigning:
             case = self.classify(f["text"])
             if case is None or case.signature != sig:  # it no longer fails so (a flaky implementation)
                 continue
-            reduced, seconds, calls, complete = self.reduce_within_budget(case, sig)
+            reduced, seconds, calls, complete = self.shrinker(sig).reduced(case)
             report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], seconds, calls, complete, sig,
                                         replace(case, origin=f"seed {seed_}"))
 

@@ -15,28 +15,12 @@ from .classification import ACCEPTS_INVALID, AGREE, CLASSES, FAILURES, HANG, IMP
 from .classification import signature as signature_of
 from .protocols import Answer
 
-FRAGMENTS = {
-    "no-iterated": "no iterated operations (+^L, *^L)",
-    "no-division": "no division",
-    "no-vector-ops": "no ⊞ ⊠ • in source (a decoupled p is only applied: f p)",
-    "no-decoupling-values": "no decoupling value A(f,x). t (let f @ p = t in u stays)",
-    "no-annotations": "no type annotations and no decoupling names",
-    "no-decoupling": "no decoupling at all",
-    "no-provisional": "no provisional constant {c} at all, hence no decoupling: the λ, let and arithmetic of any DGoIM",
-    "integers": "integer constants only (no 0.5 written)",
-    "non-negative": "no negative constant written (-3 is written 0 - 3 by the program, if at all)",
-    "no-weakening": "no binder nobody uses (an unused let, λ parameter or decoupled f or p): the weakening an implementation may lack",
-    "no-negative-provisional": "no negative provisional constant {-c} (definitive negative constants stay)",
-    "no-plus": "no +",
-    "no-minus": "no -",
-    "no-times": "no *",
-}
+from .fragment import FRAGMENTS, OPERATORS as OPERATOR_FRAGMENTS, Fragment  # noqa: E402,F401 (their old home)
 # Shrinking a hang: a try is given what goi's own machine needs for the same program, times
 # HANG_FACTOR, and at least HANG_FLOOR seconds (never more than --timeout); the shrunk program
 # is confirmed to hang at the full --timeout before it is reported (docs/ORACLE.md, Shrinking).
 HANG_FLOOR = 1.0
 HANG_FACTOR = 100
-OPERATOR_FRAGMENTS = {"no-plus": "+", "no-minus": "-", "no-times": "*", "no-division": "/"}
 FEEDBACK_FEATURES = tuple(dict.fromkeys(r.feature for r in load_all().values() if r.feature))
 
 # The search's techniques (docs/ORACLE.md, The search), each one switch of OracleConfig.search:
@@ -110,6 +94,20 @@ class OracleConfig:
         from .arithmetic import declared
 
         return frozenset(self.fragments) | self.notation_fragments | declared(self.arithmetic).fragments
+
+    @property
+    def declared_arithmetic(self):
+        """The arithmetic declared, with this run's options (oracle/arithmetic.py): what answers
+        are judged by."""
+        from .arithmetic import declared
+
+        return declared(self.arithmetic).given(self)
+
+    @property
+    def fragment(self) -> Fragment:
+        """Everything the implementation lacks, as one value (oracle/fragment.py): the fragments
+        named, those the notation and the arithmetic imply."""
+        return Fragment.of(self.all_fragments)
 
     @property
     def notation_fragments(self) -> frozenset:

@@ -16,7 +16,9 @@ the shrinker never slides from one bug to another. A signature is the failure's 
   non-finite number, a value where the program is undefined, or any other value;
 - for a hang or an ill-typed program accepted, the class alone.
 
-`signature(case)` is a plain function of the case (the text, our outcome, the answer).
+`klass(expected, answer, well_typed, arithmetic)` is a plain function of goi's outcome, the
+implementation's answer and the declared arithmetic; `signature(case)` one of the case (the
+text, our outcome, the answer).
 """
 
 from __future__ import annotations
@@ -43,6 +45,25 @@ OUTSIDE = "ill-typed: outside the "  # how our outcome starts for a constant the
 
 _EXCEPTION = re.compile(r"^\s*(?:Uncaught\s+)?((?:[A-Za-z_][\w$]*\.)*[A-Za-z_][\w$]*(?:Error|Exception|Panic|Fault))\b:?(.*)$")
 _PANIC = re.compile(r"^\s*(thread '.*' panicked at|panic:|fatal error:|Segmentation fault|Aborted)(.*)$", re.I)
+
+
+def klass(expected, answer, well_typed: bool, arithmetic) -> str:
+    """The class of an answer (oracle.protocols.Answer) to a program whose outcome on goi's
+    machine is `expected` (a value, "undefined", or, ill-typed, not `well_typed`), judged in the
+    declared `arithmetic` (oracle.arithmetic.Declared, with the run's tolerance)."""
+    if answer.kind == "hang":
+        return HANG
+    if not well_typed:  # not a program we evaluate: anything but a value is a refusal
+        return ACCEPTS_INVALID if answer.kind == "value" else AGREE
+    if answer.kind in ("crash", "unparseable"):
+        return IMPL_ERROR
+    if answer.kind == "rejected":
+        return REJECTS_VALID
+    if answer.kind == "error":
+        return AGREE if expected == "undefined" else IMPL_ERROR
+    if expected == "undefined":
+        return WRONG_VALUE
+    return AGREE if arithmetic.same(expected, answer.value) else WRONG_VALUE
 
 
 def exception_line(stderr: str) -> Optional[str]:

@@ -9,16 +9,13 @@ from typing import Optional
 
 
 from goi import api
-from goi.generators.typed import weakenings
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
-from .arithmetic import declared
 from .notations import Inexpressible, ReadError
-from .protocols import Answer
 
 from .cases import Case
-from .classification import ACCEPTS_INVALID, AGREE, BEYOND, OUTSIDE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE
+from .classification import BEYOND, OUTSIDE, klass
 
 
 class Classifying:
@@ -38,28 +35,19 @@ class Classifying:
                 return None
         if of_type is not None and judgement.type != of_type:
             return None
-        if self.outside(term):
-            return None
+        if self.lacks.excludes(term, judgement.operators if judgement is not None else None):
+            return None  # what the fragment leaves out and no generator setting removed: never sent
         if c.printer is not None:
             return self._printed(term)
         try:  # an ill-typed program (--ill-typed) has no types: its operators are written as they are
             printed = self.declared.print(term, judgement.operators if judgement is not None else None,
-                                          self.annotations, c.parenthesize)
+                                          self.lacks.annotations, c.parenthesize)
         except Inexpressible:
             return None
         self.terms[printed.text] = printed.term
         if judgement is not None and printed.term == term and printed.text not in self.expectations:
             self.judgements[printed.text] = judgement  # the same program: expected() need not type it again
         return printed.text
-
-    def outside(self, term: S.Term) -> bool:
-        """Whether a term has what the fragment leaves out and no generator setting removes
-        (a binder nobody uses, under no-weakening; a negative provisional constant, under
-        no-negative-provisional, for a reducer's candidate): never sent."""
-        fr = self.config.all_fragments
-        if "no-weakening" in fr and weakenings(term):
-            return True
-        return "no-negative-provisional" in fr and any(isinstance(t, S.Prov) and t.value < 0 for t in S.walk(term))
 
     def _printed(self, term: S.Term) -> Optional[str]:
         """The user's printer (--printer): its text, remembered with the term, since our own
@@ -104,12 +92,11 @@ class Classifying:
             return f"ill-typed: {exc.message}", 0, {}, False
         except ReadError as exc:
             return f"ill-typed: not a program of the notation: {exc}", 0, {}, False
-        c = self.config
-        arithmetic = declared(c.arithmetic)
-        field = arithmetic.field(c)
+        c, arithmetic = self.config, self.arithmetic
+        field = arithmetic.field()
         budgets = dict(max_nodes=c.max_nodes, max_steps=c.max_steps)
         if field is None:
-            result = api.run(judgement, division=arithmetic.division(c), **budgets)
+            result = api.run(judgement, division=arithmetic.division(), **budgets)
         else:
             try:
                 result = api.run(judgement, field=field, **budgets)
@@ -123,36 +110,17 @@ class Classifying:
             raise RuntimeError(f"our machine ended {result.status} on a well-typed program: {result.reason}\n{text}")
         return result.value, result.transitions, result.rules, True
 
-    def classify(self, text: str, origin: str = "generated") -> Optional[Case]:
+    def classify(self, text: str, origin: str = "generated", timeout: Optional[float] = None) -> Case:
+        """The case of a program: goi's outcome on the text, the implementation's answer (within
+        `timeout`, default --timeout) and its class; each text asked once (the cache). A budget
+        is the caller's (a Shrinker's `ask`)."""
         if text in self.cache:
             return self.cache[text]
-        if (self.shrink_deadline is not None and time.perf_counter() > self.shrink_deadline
-                or self.shrink_calls_left is not None and self.shrink_calls_left <= 0):
-            self.budget_reached = True
-            return None  # past the shrink budget: an untried program is taken as not failing
-        if self.shrink_calls_left is not None:
-            self.shrink_calls_left -= 1
         expected, transitions, rules, well_typed = self.expected(text)
         if expected == BEYOND:
             case = self.cache[text] = Case(text, BEYOND, expected, None, transitions, rules, origin)
             return case
-        answer = self._call(text)
-        case = Case(text, self._klass(expected, answer, well_typed), expected, answer, transitions, rules, origin)
+        answer = self._call(text, timeout)
+        case = Case(text, klass(expected, answer, well_typed, self.arithmetic), expected, answer, transitions, rules, origin)
         self.cache[text] = case
         return case
-
-
-    def _klass(self, expected, answer: Answer, well_typed: bool) -> str:
-        if answer.kind == "hang":
-            return HANG
-        if not well_typed:  # not a program we evaluate: anything but a value is a refusal
-            return ACCEPTS_INVALID if answer.kind == "value" else AGREE
-        if answer.kind in ("crash", "unparseable"):
-            return IMPL_ERROR
-        if answer.kind == "rejected":
-            return REJECTS_VALID
-        if answer.kind == "error":
-            return AGREE if expected == "undefined" else IMPL_ERROR
-        if expected == "undefined":
-            return WRONG_VALUE
-        return AGREE if declared(self.config.arithmetic).same(expected, answer.value, self.config) else WRONG_VALUE

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import FlakyFailure, Unsatisfiable
 
 from goi import api
-from goi.generators.typed import programs, weakenings
+from goi.generators.typed import programs
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.rules import fired
@@ -22,8 +22,8 @@ from goi.semantics.rules import fired
 from .corpus import corpus_files
 from .steering import shape
 
-from .cases import DRAWS, FEEDBACK_FEATURES, OPERATOR_FRAGMENTS, SCHEDULE, Case, Report
-from .classification import AGREE, BEYOND, FAILURES, OUTSIDE
+from .cases import DRAWS, FEEDBACK_FEATURES, SCHEDULE, Case, Report
+from .classification import AGREE, BEYOND, FAILURES, OUTSIDE, klass as judged
 
 
 # ---- ill-typed programs ----------------------------------------------------------------------
@@ -113,24 +113,7 @@ class Drawing:
     def outside_fragment(self, judgement) -> bool:
         """Whether a (corpus) program uses a construct the chosen fragment leaves out: the
         implementation is never sent what it was declared to lack."""
-        term, fr = judgement.surface, self.config.all_fragments
-        nodes = list(S.walk(term))
-        vector_ops = {"vadd", "smul", "dot"}
-        uses = {
-            "no-iterated": any(isinstance(n, S.BinOp) and n.op in S.ITERATED for n in nodes),
-            "no-vector-ops": any(isinstance(n, S.BinOp) and (n.op in ("⊞", "⊠", "•")
-                                                             or judgement.operators.get(id(n)) in vector_ops)
-                                 for n in nodes),
-            "no-decoupling-values": any(isinstance(n, S.Decouple) for n in nodes),
-            "no-decoupling": any(isinstance(n, (S.Decouple, S.LetDecouple)) for n in nodes),
-            "no-provisional": any(isinstance(n, (S.Prov, S.Decouple, S.LetDecouple)) for n in nodes),
-            "integers": any(isinstance(n, (S.Const, S.Prov)) and n.value.denominator != 1 for n in nodes),
-            "non-negative": any(isinstance(n, (S.Const, S.Prov)) and n.value < 0 for n in nodes),
-            "no-negative-provisional": any(isinstance(n, S.Prov) and n.value < 0 for n in nodes),
-            "no-weakening": weakenings(term) > 0,
-            **{name: any(isinstance(n, S.BinOp) and n.op == op for n in nodes) for name, op in OPERATOR_FRAGMENTS.items()},
-        }
-        return any(uses.get(name, False) for name in fr)
+        return self.lacks.excludes(judgement.surface, judgement.operators)
 
     def _settings(self, database, count: Optional[int] = None):
         """Hypothesis' settings for a stage of `count` programs: a bound on the draw of DRAWS
@@ -151,7 +134,7 @@ class Drawing:
         def one(stage: int, text: str) -> Case:
             expected, transitions, rules, well_typed = self.expected(text)
             answer = self._call(text)
-            klass = self._klass(expected, answer, well_typed)
+            klass = judged(expected, answer, well_typed, self.arithmetic)
             done[0] += 1
             if self.progress:
                 self.progress("survey", done[0], total)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import queue
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import Callable, Optional
 
@@ -39,32 +40,34 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
-from .arithmetic import ARITHMETICS
+from .arithmetic import declared
 from .notations import ReadError, notation
 from .sessions import Session
 
-from .cases import MAX_BUCKETS, SAME_DEFECT_CALLS, OPERATOR_FRAGMENTS, Case, OracleConfig, Report, Shrunk
+from .cases import MAX_BUCKETS, SAME_DEFECT_CALLS, Case, OracleConfig, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, BEYOND, CLASSES, FAILURES, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE  # noqa: F401
 from .asking import Asking
 from .campaigning import Campaigning, OracleWork, SurveyWork  # noqa: F401 (the campaign's works, by their old name)
 from .classifying import Classifying
 from .drawing import Drawing, ill_typed  # noqa: F401
-from .shrinking import Shrinking
+from .kept import Kept
+from .shrinking import Shrinker
+from .splitting import Splitting
 from .unmasking import Unmasking
 
 
 def same(expected, got, tolerance: Optional[Fraction]) -> bool:
     """The exact arithmetic's agreement (oracle/arithmetic.py), within a relative tolerance."""
-    from types import SimpleNamespace
-
-    return ARITHMETICS["exact"].same(expected, got, SimpleNamespace(tolerance=tolerance))
+    return replace(declared("exact"), tolerance=tolerance).same(expected, got)
 
 
-class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
+class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
     """One run against one implementation, its jobs each a module of its own: drawing the
     programs (oracle/drawing.py), asking the implementation (asking.py), classifying its
-    answers (classifying.py), shrinking each bucket (shrinking.py), campaigns
-    (campaigning.py); the run itself, and known buckets set aside, here."""
+    answers (classifying.py), splitting a bucket (splitting.py), unmasking (unmasking.py),
+    campaigns (campaigning.py). The run itself is a loop over the buckets, each shrunk by a
+    Shrinker of its own (shrinking.py) that owns its budget; the buckets kept between runs
+    (kept.py) and known buckets set aside, here."""
 
     def __init__(self, config: OracleConfig, progress: Optional[Callable[[str, int, int], None]] = None,
                  warn: Optional[Callable[[str], None]] = None):
@@ -73,33 +76,21 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
         self.cache: dict[str, Case] = {}
         self.calls = 0
         self.progress = progress
-        self.shrink_deadline: Optional[float] = None
-        self.shrink_calls_left: Optional[int] = None  # while shrinking with a call budget
-        self.budget_reached = False
         self.sessions: "queue.SimpleQueue[Session]" = queue.SimpleQueue()  # the lines protocol's idle sessions
         self.all_sessions: list[Session] = []
         # the notation's declaration (oracle/notations): it prints each program and reads it back
         self.declared = notation(config.notation) if config.printer is None else None
-        fr = config.all_fragments
-        self.fragment = dict(iterated="no-iterated" not in fr, division="no-division" not in fr,
-                             vector_ops="no-vector-ops" not in fr, decoupling_values="no-decoupling-values" not in fr,
-                             decoupling="no-decoupling" not in fr and "no-provisional" not in fr,
-                             provisional="no-provisional" not in fr, integers="integers" in fr,
-                             non_negative="non-negative" in fr, weakening="no-weakening" not in fr,
-                             operators=tuple(op for name, op in OPERATOR_FRAGMENTS.items() if name not in fr))
-        search = config.search
-        self.fragment.update(sharing="sharing" in search, swarm="swarm" in search, scopes="scopes" in search,
-                             signed=not ("fit" in search and self.declared is not None
-                                         and not self.declared.notation.signed_provisional
-                                         or "no-negative-provisional" in fr))
+        self.lacks = config.fragment  # what it lacks (oracle/fragment.py): never drawn, never sent
+        self.arithmetic = config.declared_arithmetic  # what it computes with (oracle/arithmetic.py)
+        signed = not ("fit" in config.search and self.declared is not None
+                      and not self.declared.notation.signed_provisional)
+        self.fragment = self.lacks.draw(config.search, signed)  # the generator's settings
         self.expectations: dict[str, tuple] = {}  # text -> our outcome (the survey's draw computes it)
         self.stage_counts: list[int] = []  # the programs each stage of the survey drew (SCHEDULE, carried over)
-        self.annotations = "no-annotations" not in fr
         self.terms: dict[str, S.Term] = {}  # each printed text's term (what it reads as; the printer's term)
         self.judgements: dict = {}  # text -> the judgement text_of made, when the text reads as the term judged
         self.seconds = {"ours": 0.0, "implementation": 0.0}  # where the time goes (summed over jobs): benchmarks
         self.ours: dict[str, float] = {}  # seconds goi's machine took on each text (a hang's shrinking is priced by it)
-        self.pricing_hangs = False  # while shrinking a hang: each try bounded by hang_timeout(text)
         self.avoid: dict[int, frozenset] = {}  # stage -> the features steered away from (oracle/steering.py)
         self.known_set: frozenset = frozenset()  # the signatures --known sets aside (steered away from too)
 
@@ -127,7 +118,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
             report.cases.append(case)
             report.counts[case.klass] += 1
             report.programs += 1
-        database = DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None
+        kept = Kept(DirectoryBasedExampleDatabase(self.config.database) if self.config.database else None, self.config)
         every = report.buckets()
         buckets = self.set_aside(report, every, lambda sig: len(every[sig]))
         needs: dict = {}  # signature -> what its minimal program needs (the split's; the unmasking's)
@@ -140,23 +131,53 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
                 report.shrunk[sig] = Shrunk(first, found_after, len(cases), find_seconds, 0.0, 0, False, sig, first,
                                             shrunk=False)
                 continue
-            shrunk = self.shrink(sig, first.stage, first)
+            shrinker = Shrinker(self, sig, self.config.shrink_calls, self.config.shrink_seconds)
+            shrunk = shrinker.shrink(first.stage, first)
             case, seconds, calls, complete = shrunk if shrunk is not None else (first, 0.0, 0, False)
             if case is not None and case.klass == HANG and shrunk is None:
-                case = self.confirmed_hang([first])
+                case = shrinker.confirmed_hang([first])
             if case is None:  # a hang that did not hang again at the full --timeout: not reported
                 report.unconfirmed[sig] = len(cases)
                 continue
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
-            self._remember(database, sig, case.text)
+            kept.remember(sig, case.text)
             if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
                 needs[sig] = self._more_programs(report, sig, cases, case.text, complete)
         self.same_defects(report, order, needs)
         if "unmask" in self.config.search:  # the known buckets' members too: what they hide is new
             self.unmask(report, {sig: every[sig] for sig in order + [s for s in every if s not in buckets]}, needs)
-        self._replay_saved(database, report)
+        self.replay_kept(kept, report)
         report.seconds = time.perf_counter() - started
         return report
+
+    def shrinker(self, signature: str) -> Shrinker:
+        """A Shrinker for a reduction alone (a bucket's further member, a campaign's failure, a
+        kept program): the shrink budget in calls."""
+        return Shrinker(self, signature, self.config.shrink_calls)
+
+    def replay_kept(self, kept: Kept, report: Report) -> None:
+        """Each kept bucket the survey did not meet, tried again: still failing, it is reported
+        (found_after -1) and its program reduced again; agreeing now, it is forgotten."""
+        for sig, text, value in kept.saved():
+            if sig in report.shrunk or sig in report.known_signatures:
+                continue
+            try:
+                case = self.classify(text)
+            except GoiError:
+                case = None  # our front end no longer reads it
+            if case is not None and case.klass == BEYOND:
+                continue  # beyond goi's budget on this run: kept, not judged
+            if case is None or case.klass == AGREE:
+                kept.forget(value)
+                continue
+            now = case.signature
+            if now in report.shrunk or now in report.known_signatures:
+                continue
+            reduced, seconds, calls, complete = self.shrinker(now).reduced(case)
+            report.shrunk[now] = Shrunk(reduced, -1, 0, 0.0, seconds, calls, complete, now, case)
+            if now != sig:
+                kept.forget(value)
+            kept.remember(now, reduced.text)
 
     def same_defects(self, report: Report, order: list, needs: dict) -> None:
         """A wrong value's signature is the kind of its difference, not its cause: one defect
@@ -164,7 +185,7 @@ class Oracle(Drawing, Asking, Classifying, Shrinking, Unmasking, Campaigning):
         another value on `1 + (0 - 1)`. A wrong-value bucket (or another minimal program of
         one, `#k`) is listed as the same defect as an earlier bucket, and not counted as a
         defect of its own, when its minimal program
-        - needs the same constructs (Shrinking._needs: what it cannot do without), or
+        - needs the same constructs (Splitting._needs: what it cannot do without), or
         - holds a closed scalar subprogram that fails by itself in that bucket: its wrong
           value flows from that one.
         Each costs at most SAME_DEFECT_CALLS calls of the implementation a bucket."""

@@ -177,7 +177,7 @@ class _Reader:
                 self.fail(key, "a list of text")
             if key == "known":
                 return [self.beside(v) for v in value]
-            from .cases import FRAGMENTS
+            from .fragment import FRAGMENTS
 
             bad = [v for v in value if v not in FRAGMENTS]
             if bad:

@@ -125,7 +125,7 @@ class Unmasking:
             new = case.signature
             if new == sig or new in report.known_signatures or new in report.shrunk or new in met:
                 continue
-            reduced, seconds, calls, minimal = self.reduce_within_budget(case, new)
+            reduced, seconds, calls, minimal = self.shrinker(new).reduced(case)
             report.shrunk[new] = Shrunk(reduced, report.cases.index(member), 1, member.seconds, seconds, calls,
                                         minimal, new, case, unmasked=(sig, what))
             if len(report.shrunk) >= MAX_BUCKETS:

@@ -379,7 +379,7 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
             cases = [oracle.classify(text) for text in texts]
             assert {case.signature for case in cases} == {CATCH_ALL}
             report.cases.extend(cases)
-            first, _, _, complete = oracle.reduce_within_budget(cases[0], CATCH_ALL)
+            first, _, _, complete = oracle.shrinker(CATCH_ALL).reduced(cases[0])
             assert first.text == "0 - 0" and complete  # its constants lowered toward 0 too
             # what a program needs: an operator it can do without (any other still fails alike) is not
             wrong = cases[0].klass

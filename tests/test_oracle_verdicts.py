@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from goi import api
 from goi.generators.typed import programs
 from goi.oracle.protocols import Answer, parse_answer
+from goi.oracle.classification import klass as judge
 from goi.oracle.survey import (ACCEPTS_INVALID, AGREE, HANG, IMPL_ERROR, REJECTS_VALID, WRONG_VALUE, Oracle,
                                    OracleConfig)
 from goi.oracle.notations import render
@@ -114,7 +115,8 @@ def test_every_kind_of_answer_is_judged_as_documented_through_both_protocols(pro
 # ---- the judgement itself, on expectations no closed program has (vectors) ----------------------
 
 def klass(expected, answer: Answer, tolerance=None, well_typed: bool = True) -> str:
-    return Oracle(OracleConfig(command=["true"], tolerance=tolerance))._klass(expected, answer, well_typed)
+    # the plain function of (expected, answer, arithmetic), with the run's declared arithmetic
+    return judge(expected, answer, well_typed, OracleConfig(command=["true"], tolerance=tolerance).declared_arithmetic)
 
 
 V = (Fraction(1), Fraction(2), Fraction(3))
@@ -186,9 +188,9 @@ def test_an_answer_different_from_ours_is_never_agree(term, tolerance):
         answers = [printed(Fraction(0)), printed("NaN")]
     else:
         answers = [printed(p) for p in perturbations(expected)] + ['{"error": "failed"}']
-        assert oracle._klass(expected, parse_answer(printed(expected)), True) == AGREE  # ours, printed, agrees
+        assert judge(expected, parse_answer(printed(expected)), True, oracle.arithmetic) == AGREE  # ours, printed, agrees
     for answer in answers:
-        assert oracle._klass(expected, parse_answer(answer), True) != AGREE, (text, expected, answer)
+        assert judge(expected, parse_answer(answer), True, oracle.arithmetic) != AGREE, (text, expected, answer)
 
 
 @settings(max_examples=200, derandomize=True, database=None, deadline=None)

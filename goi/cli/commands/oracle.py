@@ -27,7 +27,7 @@ BUDGETS = {"ci": (60, 4), "default": (300, 5), "dev": (1500, 5), "deep": (5000, 
 
 
 def fragments(text: str) -> frozenset:
-    from ...oracle.cases import FRAGMENTS
+    from ...oracle.fragment import FRAGMENTS
 
     names = frozenset(f.strip() for f in text.split(",") if f.strip())
     unknown = sorted(names - set(FRAGMENTS))
@@ -382,7 +382,7 @@ def add_arguments(p) -> None:
     from ...oracle.arithmetic import ARITHMETICS, SETTINGS
     from ...semantics.machine import DEFAULT_MAX_NODES
 
-    from ...oracle.cases import FRAGMENTS
+    from ...oracle.fragment import FRAGMENTS
 
     p.add_argument("--impl", metavar="'CMD …'",
                    help="the implementation's command; the program goes to its standard input, or to a file named where {file} appears")

@@ -1,0 +1,181 @@
+"""Oracle mode, splitting a bucket (the Oracle's job after a bucket is shrunk): a signature
+says how a program fails, not why, so one bucket may hold two defects. Its other members are
+looked at by what they need (oracle/steering.py's features, less the operators a program can
+do without), and each one that needs something else is reduced too and listed as
+`SIGNATURE #k` (docs/ORACLE.md, Buckets and signatures)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from goi.semantics import syntax as S
+from goi.semantics.errors import GoiError
+
+from .notations import ReadError
+from .steering import features
+
+from .cases import ABLATION_CALLS, CATCH_ALL, MORE_MEMBERS, Case, Report, Shrunk
+
+ABLATED = ("+", "-", "*", "/")  # the operators a covered member is tried without (Splitting._ablated)
+
+
+def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
+    """The term with every `op` written as `other`."""
+    for i, child in enumerate(S.subterms(term)):
+        term = S.with_child(term, i, _with_operator(child, op, other))
+    if isinstance(term, S.BinOp) and term.op == op:
+        return S.BinOp(other, term.left, term.right)
+    return term
+
+
+class Splitting:
+    """A shrunk bucket's other members: further minimal programs, and what each needs."""
+
+    def _more_programs(self, report: Report, sig: str, cases: list, minimal: str,
+                       complete: bool = True) -> Optional[frozenset]:
+        """A signature says how a program fails, not why: a wrong value's is only the kind of the
+        difference ("another value"), and a generic message (a TypeError) is one for many
+        defects. So two bugs can share a bucket, and its shrunk first program shows one of them.
+        The bucket is split by what its programs need: a member that has every construct of a
+        minimal program already shown (oracle/steering.py's features) may be that bug again;
+        one that lacks some construct of each fails without what they need — perhaps another
+        bug. A covered member is also tried with a needed operator written as another the
+        fragment has (`a - b` as `a * b`: `_ablated`); if it still fails alike, it did not
+        need that operator. The earliest such member (or its changed program) is reduced
+        structurally, keeping the signature, then the earliest still uncovered; for the
+        catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
+        reductions; each minimal program not yet shown is listed after the bucket as
+        `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
+        shrink budget ran out first, the catch-all's middle and last members are all there is.
+        Returns what the first minimal program needs (None if not known)."""
+        if not complete and sig != CATCH_ALL:
+            return None
+        budget = [ABLATION_CALLS]
+        shown = [minimal]
+        forms = {self._defect_form(minimal)}
+        needed = [self._needs(minimal, sig, cases[0].klass, budget) if complete else None]
+        spread = [i for i in sorted({len(cases) // 2, len(cases) - 1}) if i > 0] if sig == CATCH_ALL else []
+        examined: dict = {False: {0}, True: {0}}  # members looked at as they are, and with operators changed
+
+        def next_uncovered(ablate: bool) -> Optional[tuple[int, Case]]:
+            if not complete:
+                return None
+            for i in range(1, len(cases)):
+                if i not in examined[ablate]:
+                    examined[ablate].add(i)  # needs only grow: a member covered now stays covered
+                    found = self._uncovered(cases[i], sig, needed, budget if ablate else [0])
+                    if found is not None:
+                        examined[not ablate].add(i)
+                        return i, found
+            return None
+
+        for _ in range(MORE_MEMBERS):
+            pick = next_uncovered(False) or next_uncovered(True)
+            if pick is None:
+                i = next((i for i in spread if i not in examined[False]), None)
+                if i is None:
+                    return needed[0]
+                examined[False].add(i)
+                pick = i, cases[i]
+            i, member = pick
+            reduced, seconds, calls, one_minimal = self.shrinker(sig).reduced(member)
+            form = self._defect_form(reduced.text)
+            if reduced.text in shown or form is not None and form in forms:
+                continue  # the same defect written another way (a let as an applied λ, other constants)
+            need = self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None
+            shown.append(reduced.text)
+            forms.add(form)
+            if need is not None and need in needed:
+                continue  # it needs what a program already shown needs: nothing tells it from that defect
+            needed.append(need)
+            report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
+                                                           cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
+        return needed[0]
+
+    def _defect_form(self, text: str) -> Optional[str]:
+        """The program's form up to what does not tell defects apart (unmasking.same_defect_form)."""
+        from .unmasking import same_defect_form
+
+        try:
+            return same_defect_form(self._term(text))
+        except (GoiError, ReadError):
+            return None
+
+    def _features(self, text: str) -> Optional[frozenset]:
+        """The constructs (steering.features) of a program as the notation reads it; None if it
+        does not read back."""
+        try:
+            return features(self._term(text))
+        except (GoiError, ReadError):
+            return None
+
+    def _needs(self, text: str, sig: str, klass: str, budget: list) -> Optional[frozenset]:
+        """What a minimal program needs: its constructs, less each operator it can do without —
+        written as any other the fragment has, it still fails with the signature (`b 0 + b 0`
+        shows a bug of applying b twice, not one of `+`). Never nothing: an operator is kept
+        when it is all the program has."""
+        have = self._features(text)
+        if have is None:
+            return None
+        term, spare = self._term(text), set()
+        operators = self.lacks.operators
+        for op in [o for o in ABLATED if o in have]:
+            tried = 0
+            for other in [o for o in ABLATED if o != op and o in operators and o != "/"]:
+                changed = self.text_of(_with_operator(term, op, other))
+                if changed is None:
+                    continue
+                if budget[0] <= 0:
+                    tried = 0
+                    break
+                budget[0] -= 1
+                case = self.classify(changed)
+                if case is None or case.klass != klass or case.signature != sig:
+                    tried = 0
+                    break
+                tried += 1
+            if tried:
+                spare.add(op)
+        return have - spare if have - spare else have
+
+    def _uncovered(self, case: Case, sig: str, needed: list, budget: list) -> Optional[Case]:
+        """The member itself if no minimal program shown is covered by its constructs; else
+        the member with the covering programs' operators written as others, one at a time
+        (`_ablated`), as long as it fails with the same signature, until it is uncovered; None
+        if it is not (or `budget[0]` calls are spent)."""
+        have = self._features(case.text)
+        if have is None:
+            return None
+        current, term, seen = case, None, {case.text}
+        while True:
+            covering = [n for n in needed if n is not None and n <= have]
+            if not covering:
+                return current
+            if term is None:
+                term = self._term(case.text)
+            changed = self._ablated(term, sig, case.klass, frozenset().union(*covering), budget, seen)
+            if changed is None:
+                return None
+            term, current = changed
+            have = features(term)
+
+    def _ablated(self, term: S.Term, sig: str, klass: str, need: frozenset, budget: list, seen: set):
+        """The program with one needed operator written as another the fragment has and `need`
+        lacks (`-` as `*`, …; one the program already has first), not `seen` before, if it
+        still fails with the signature: (term, case); else None."""
+        operators, has = self.lacks.operators, features(term)
+        others = sorted((o for o in ABLATED if o in operators and o not in need and o != "/"), key=lambda o: o not in has)
+        for op in [o for o in ABLATED if o in need]:
+            for other in others:
+                if budget[0] <= 0:
+                    return None
+                changed = _with_operator(term, op, other)
+                text = self.text_of(changed)
+                if text is None or text in seen:
+                    continue
+                seen.add(text)
+                budget[0] -= 1
+                case = self.classify(text)
+                if case is not None and case.klass == klass and case.signature == sig:
+                    return self.terms.get(text, changed), case
+        return None

@@ -10,8 +10,11 @@ implementation with one bug on at a time: the bugs under which it still fails wi
 signature *explain* the bucket. A bug is found when a
 bucket is explained by it; it has its own bucket when a bucket is explained by it alone. A bucket
 no bug explains is a false alarm. Reported per bug: found in how many seeds, with its own bucket in how
-many, the median programs and seconds until its first bucket's first program, the median
-length of the shrunk program.
+many, in how many it is counted as exactly one defect (the buckets the report counts as
+defects that it alone explains; a bucket listed as another program of an earlier defect is not
+one), the median programs and seconds until its first bucket's first program, the median
+length of the shrunk program. The summary also counts the further minimal programs (`#k`)
+whose bug is their bucket's own: one defect shown twice.
 
     python benchmarks/bench_bugfinding.py [--seeds 5] [--jobs 2] [--only NAME,…]
         [--search fit,swarm,…|none] [--no-shrink] [--json FILE]
@@ -121,11 +124,29 @@ def one(job):
                 explained.append(bug)  # this bug alone gives this very failure
         os.environ.pop("GOI_BUGS", None)
         buckets.append({"signature": sig, "program": text, "count": s.count, "found_after": s.found_after,
-                        "find_seconds": round(s.find_seconds, 2), "complete": s.complete, "explained_by": explained})
+                        "find_seconds": round(s.find_seconds, 2), "complete": s.complete, "explained_by": explained,
+                        # what the report counts: a defect of its own, or another program of one
+                        "defect": sig in report.defects, "another_program_of": s.same_defect_as or (
+                            s.signature if sig != s.signature else None)})
     false_alarms = [b for b in buckets if not b["explained_by"]]  # a bucket no planted bug explains
     return {"implementation": impl.name, "seed": seed, "seconds": round(seconds, 1), "programs": report.programs,
             "skipped": report.skipped, "duplicates": report.duplicates, "buckets": buckets,
-            "false_alarms": len(false_alarms), "refused": report.counts.get("rejects-valid", 0)}
+            "false_alarms": len(false_alarms), "refused": report.counts.get("rejects-valid", 0),
+            "same_bug_extras": len(_same_bug_extras(buckets))}
+
+
+def _same_bug_extras(buckets: list) -> list:
+    """The further minimal programs listed for a bucket (`SIGNATURE #k`, "perhaps another bug")
+    whose planted bug is the bucket's own: one defect shown as two, which "one bucket per
+    defect" rules out (issue 51). A bucket listed as another program of an earlier defect is
+    not one: the report already says it is the same defect."""
+    by_signature = {b["signature"]: b for b in buckets}
+    out = []
+    for b in buckets:
+        root = by_signature.get(_base(b["signature"])) if _base(b["signature"]) != b["signature"] else None
+        if root is not None and len(b["explained_by"]) == 1 and b["explained_by"] == root["explained_by"]:
+            out.append(b)
+    return out
 
 
 def _base(signature: str) -> str:
@@ -139,12 +160,14 @@ def per_bug(results: list, impls: list) -> list:
     for impl in impls:
         runs = [r for r in results if r["implementation"] == impl.name]
         for bug in impl.bugs:
-            found, alone, programs, seconds, sizes = 0, 0, [], [], []
+            found, alone, programs, seconds, sizes, defects = 0, 0, [], [], [], []
             for r in runs:
                 mine = [b for b in r["buckets"] if bug in b["explained_by"]]
                 if not mine:
                     continue
                 found += 1
+                # the defects the report counts that this bug alone explains (1: counted once)
+                defects.append(sum(1 for b in mine if b.get("defect", True) and b["explained_by"] == [bug]))
                 alone += any(b["explained_by"] == [bug] for b in mine)
                 first = min(mine, key=lambda b: b["found_after"])
                 programs.append(first["found_after"] + 1)
@@ -154,17 +177,20 @@ def per_bug(results: list, impls: list) -> list:
                          "found": found, "own_bucket": alone,
                          "median_programs": statistics.median(programs) if programs else None,
                          "median_seconds": statistics.median(seconds) if seconds else None,
-                         "median_shrunk_chars": statistics.median(sizes) if sizes else None})
+                         "median_shrunk_chars": statistics.median(sizes) if sizes else None,
+                         "counted_once": sum(1 for n in defects if n == 1), "most_defects": max(defects, default=0)})
     return rows
 
 
 def table(rows: list, results: list) -> str:
-    lines = ["| implementation | bug | found (seeds) | own bucket | median programs to find | median s to find | "
-             "median shrunk size (chars) |", "|---|---|---|---|---|---|---|"]
+    lines = ["| implementation | bug | found (seeds) | own bucket | counted as one defect | median programs to find | "
+             "median s to find | median shrunk size (chars) |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         fmt = lambda v: "—" if v is None else (f"{v:g}" if isinstance(v, (int, float)) else str(v))  # noqa: E731
+        most = f" (up to {r['most_defects']})" if r["most_defects"] > 1 else ""
         lines.append(f"| {r['implementation']} ({r['language']}) | {r['bug']} | {r['found']}/{r['seeds']} | "
-                     f"{r['own_bucket']}/{r['seeds']} | {fmt(r['median_programs'])} | {fmt(r['median_seconds'])} | "
+                     f"{r['own_bucket']}/{r['seeds']} | {r['counted_once']}/{r['found']}{most} | "
+                     f"{fmt(r['median_programs'])} | {fmt(r['median_seconds'])} | "
                      f"{fmt(r['median_shrunk_chars'])} |")
     total = sum(r["seeds"] for r in rows)
     found = sum(r["found"] for r in rows)
@@ -175,7 +201,11 @@ def table(rows: list, results: list) -> str:
     refused = sum(r["refused"] for r in results)
     sent = sum(r["programs"] for r in results)
     slowest = max((r["seconds"] for r in results), default=0)
-    lines.append(f"\n{len(rows)} bugs × seeds: {found}/{total} found, {alone}/{total} in a bucket of their own; "
+    once = sum(r["counted_once"] for r in rows)
+    extras = sum(r.get("same_bug_extras", 0) for r in results)
+    lines.append(f"\n{len(rows)} bugs × seeds: {found}/{total} found, {alone}/{total} in a bucket of their own, "
+                 f"{once}/{found} counted as exactly one defect; {extras} further minimal programs (#k) "
+                 f"whose bug is their bucket's; "
                  f"{alarms} false alarms (buckets no planted bug explains); {refused} of {sent} programs refused by "
                  f"the implementation; {skipped} of {drawn} draws not expressible; "
                  f"{sum(r['seconds'] for r in results):.0f} s of runs, the longest {slowest:.0f} s")

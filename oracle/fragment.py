@@ -106,9 +106,6 @@ class Fragment:
     def __contains__(self, name: str) -> bool:
         return name in self.names
 
-    def __or__(self, other: "Fragment") -> "Fragment":
-        return Fragment(self.names | other.names)
-
     @property
     def operators(self) -> tuple:
         """The arithmetic operators it has (+ - * / less those it lacks)."""
@@ -134,6 +131,8 @@ class Fragment:
     def uses(self, term: S.Term, operators: Optional[dict] = None) -> frozenset:
         """The lacks in force that the program uses (`operators`: the checker's meaning of each
         operator node, when it is typed; an ill-typed program's operators are as written)."""
+        if not self.names:  # the common case, on every program printed: no walk
+            return frozenset()
         nodes = list(S.walk(term))
         return frozenset(name for name in sorted(self.names) if LACKS[name].used(nodes, term, operators))
 

@@ -105,3 +105,55 @@ def test_the_grammar_tables_are_kept_between_runs_and_a_bad_cache_costs_nothing_
     done = subprocess.run([sys.executable, "-m", "goi", "run", "-e", "2"], capture_output=True, text=True, timeout=600,
                           env={**env, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
     assert done.returncode == 0 and [p.parent.name for p in (tmp_path / "xdg").rglob("*.cache")] == ["goi"]
+
+
+def test_the_grammar_cache_never_writes_through_a_link_nor_reads_what_is_not_its_own(tmp_path):
+    """Issue 52: at the cache file's name, a link to a user's file, a dangling link, a FIFO and
+    a link to a device are neither read nor written (the user's file keeps its bytes, the
+    dangling link's target is not made, nothing blocks, nothing is read whole); a directory
+    others may write to is not used (the tables are a pickle). Each run gives the answer, with
+    nothing on standard error."""
+    import os
+
+    from goi.semantics import parser_cache
+
+    def goi_run(cache) -> None:
+        env = {**os.environ, "GOI_CACHE_DIR": str(cache)}
+        done = subprocess.run([sys.executable, "-m", "goi", "run", "-e", "1 + 2"], capture_output=True, text=True,
+                              timeout=600, env=env, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0 and "value: 3" in done.stdout and done.stderr == "", done
+
+    first = tmp_path / "first"
+    goi_run(first)
+    (table,) = first.iterdir()
+    name = table.name
+    precious = tmp_path / "precious.txt"
+    for kind in ("link", "dangling", "fifo", "device"):
+        cache = tmp_path / kind
+        cache.mkdir(mode=0o700)
+        precious.write_text("the user's own\n")
+        at = cache / name
+        if kind == "link":
+            at.symlink_to(precious)
+        elif kind == "dangling":
+            at.symlink_to(tmp_path / "made-by-nobody")
+        elif kind == "fifo":
+            os.mkfifo(at)
+        else:
+            at.symlink_to("/dev/zero")
+        goi_run(cache)
+        assert precious.read_text() == "the user's own\n", kind
+        assert not (tmp_path / "made-by-nobody").exists()
+        assert sorted(p.name for p in cache.iterdir()) == [name], kind  # no stray temporary file either
+        assert parser_cache.readable_tables(at) is False
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    goi_run(shared)
+    assert list(shared.iterdir()) == []
+    assert not parser_cache.usable_directory(shared)
+    large = tmp_path / "large"
+    large.mkdir(mode=0o700)
+    (large / name).write_bytes(b"\0" * (parser_cache.MAX_CACHE_BYTES + 1))
+    assert parser_cache.readable_tables(large / name) is False
+    goi_run(large)

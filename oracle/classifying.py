@@ -51,10 +51,12 @@ class Classifying:
 
     def _printed(self, term: S.Term) -> Optional[str]:
         """The user's printer (--printer): its text, remembered with the term, since our own
-        parser need not read it; Inexpressible (or ValueError) from it skips the program."""
+        parser need not read it; Inexpressible from it skips the program. Anything else it raises
+        (a ValueError included) is the printer's error, not a program it cannot write: a printer
+        that fails on every program must not end a survey that tested nothing as a pass."""
         try:
             text = self.config.printer(term)
-        except (Inexpressible, ValueError):
+        except Inexpressible:
             return None
         if not isinstance(text, str):
             raise TypeError(f"the printer returned {type(text).__name__}, not the program's text")

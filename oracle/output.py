@@ -123,8 +123,8 @@ def summary_lines(report, replay_for=None) -> list[str]:
     else:
         first = (f"{report.programs} generated programs ({report.skipped} more drawn but not expressible in the notation, "
                  f"{report.duplicates} repeats not sent again)")
-        if report.short_of_target:
-            first += f" — SHORT of the {report.config.max_programs} asked for"
+        if report.short_of_target:  # said first: a run that tested less than asked (exit 9 when nothing failed)
+            first = f"SHORT of the {report.config.max_programs} programs asked for: " + first
         if report.config.shards is not None:
             first += f" in {report.config.shards} shards (seeds {report.config.seed}–{report.config.seed + report.config.shards - 1})"
     lines = [first + f", {report.corpus_run} corpus programs ({report.corpus_skipped} not expressible or outside the "

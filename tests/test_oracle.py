@@ -854,7 +854,7 @@ def test_a_survey_short_of_its_target_says_so(monkeypatch):
     monkeypatch.setattr(survey.Oracle, "text_of", lambda self, term: None)
     report = run("correct", max_programs=40)
     assert report.programs == 0 and report.short_of_target
-    assert "SHORT of the 40 asked for" in summary_lines(report)[0] and report_json(report)["target"] == 40
+    assert summary_lines(report)[0].startswith("SHORT of the 40 programs asked for: ") and report_json(report)["target"] == 40
 
 
 # ---- arithmetic as a choice (issue 40, item 3) -------------------------------------------------
@@ -933,11 +933,40 @@ def blocks(term):
     time.sleep(3600)
 def good(term):
     return pretty(term)
+def value_error(term):
+    raise ValueError("a bug of the printer's, not a program it cannot write")
+def surrogate(term):
+    return pretty(term) + "\\ud800"
+class Odd(str):
+    def encode(self, *args, **kwargs):
+        raise RuntimeError("never called")
+    def __str__(self):
+        raise RuntimeError("never called")
+def odd(term):
+    return Odd(pretty(term))
+def backtracks(term):
+    import re
+    return pretty(term) if re.match(r"(a+)+$", "a" * 40 + "b") else pretty(term)
+def closes(term):
+    import os, sys
+    sys.stdout.close()
+    for fd in (1, 2):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    return pretty(term)
+def inexpressible(term):
+    from goi.oracle.notations import Inexpressible
+    raise Inexpressible("nothing")
 '''
 
 
 @pytest.mark.parametrize("function, says", [("raises", "it raised KeyError"), ("number", "it returned int"),
-                                            ("blocks", "no answer within 1 s")])
+                                            ("blocks", "no answer within 1 s"),
+                                            ("value_error", "it raised ValueError: a bug of the printer's"),
+                                            ("surrogate", "text that cannot be sent"),
+                                            ("backtracks", "no answer within 1 s")])
 def test_a_printer_that_misbehaves_is_one_line_and_bounded(tmp_path, capsys, function, says):
     path = tmp_path / "printers.py"
     path.write_text(BAD_PRINTERS, encoding="utf-8")
@@ -945,6 +974,60 @@ def test_a_printer_that_misbehaves_is_one_line_and_bounded(tmp_path, capsys, fun
                  "--max-programs", "3", "--no-corpus", "--no-database"])
     err = capsys.readouterr().err
     assert code == exitcodes.USAGE and says in err and "Traceback" not in err
+
+
+def test_a_printers_process_is_its_own(tmp_path, capsys):
+    """Issue 52: the printer runs in a process of its own. A str subclass is sent as plain
+    text (its own methods never called); a printer that closes its standard output and error
+    closes its own, not goi's (the JSON is whole); one that can write nothing leaves the
+    survey SHORT with nothing tested — exit 9, never 0."""
+    path = tmp_path / "printers.py"
+    path.write_text(BAD_PRINTERS, encoding="utf-8")
+    for function in ("odd", "closes"):
+        code = main(["oracle", "--impl", " ".join(mock("correct")), "--printer", f"{path}:{function}",
+                     "--max-programs", "3", "--no-corpus", "--no-database", "--json"])
+        out = capsys.readouterr().out
+        assert code == exitcodes.OK and json.loads(out)["programs"] == 3, (function, out)
+    code = main(["oracle", "--impl", " ".join(mock("correct")), "--printer", f"{path}:inexpressible",
+                 "--max-programs", "3", "--no-corpus", "--no-database"])
+    out = capsys.readouterr().out
+    assert code == exitcodes.SHORT and out.startswith("SHORT of the 3 programs asked for: 0 generated programs"), out
+
+
+def test_ctrl_c_stops_a_printer_that_holds_the_interpreter(tmp_path):
+    """Issue 52: a printer stuck in a backtracking regular expression holds its interpreter's
+    lock; goi, waiting on its process, still answers Ctrl-C (exit 130, one line, no traceback)
+    and leaves no process behind. (The guard on the wait is a hang detector, not a verdict.)"""
+    import signal
+    import subprocess
+    import sys
+
+    marker = tmp_path / "started"
+    (tmp_path / "stuck.py").write_text(
+        "import re\n"
+        "def show(term):\n"
+        f"    open({str(marker)!r}, 'w').close()\n"
+        "    re.match(r'(a+)+$', 'a' * 60 + 'b')\n"
+        "    return 'never'\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "goi", "oracle", "--impl", " ".join(mock("correct")), "--printer",
+                             f"{tmp_path / 'stuck.py'}:show", "--timeout", "3600", "--no-corpus", "--no-database",
+                             "--max-programs", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(6000):  # the printer's process has started its regex (counted, not timed)
+            if marker.exists() or proc.poll() is not None:
+                break
+            import time
+            time.sleep(0.05)
+        assert marker.exists(), proc.communicate(timeout=600)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
+    import os
+    leftovers = [line for line in os.popen("ps -eo args").read().splitlines() if str(tmp_path / "stuck.py") in line]
+    assert leftovers == [], leftovers
 
 
 def test_a_printer_from_a_file_is_named_in_the_summary_and_its_replay(tmp_path, capsys, monkeypatch):

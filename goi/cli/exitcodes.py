@@ -9,6 +9,7 @@ BUDGET = 5  # the run reached its step limit (--max-steps)
 UNDEFINED = 6  # a division by zero under --division strict
 NOT_COMPARABLE = 7  # goi equiv: parameter vectors that are not permutations of each other, or not programs of type F
 UNDECIDED = 8  # goi equiv: unknown (timeout, budget, irrational-only witness), or no separating context found
+SHORT = 9  # goi oracle: no failure found, but the survey sent fewer programs than asked for (or none): it tested less than asked
 DATA = 65  # a campaign's checkpoint is not this campaign's (another campaign's, not a checkpoint, its head damaged) (EX_DATAERR)
 UNAVAILABLE = 69  # the --cluster cannot be used or was lost: no scheduler, no worker, an unsupported address (EX_UNAVAILABLE)
 CANT_CREATE = 73  # a file goi would create is already there (a fresh campaign's --checkpoint): nothing is overwritten (EX_CANTCREAT)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 from fractions import Fraction
@@ -51,75 +52,59 @@ def notation_spec(text: str) -> str:
 def printer(text: str):
     """`--printer module:function` or `--printer path/to/file.py:function`: a Python function
     from our surface term to program text (a module from the current directory or the path,
-    or a file by its path). Its spec, with a file's path made absolute, is what a replay
-    command gives again."""
-    import importlib
-    import importlib.util
-
+    or a file by its path), run in a process of its own (oracle/printing.py). Its spec, with a
+    file's path made absolute, is what a replay command gives again. Only the form is checked
+    here: the module is imported in its process when the command starts it."""
     module_name, sep, function = text.rpartition(":")
     if not sep or not module_name or not function:
         raise argparse.ArgumentTypeError(f"{text!r} is not module:function or file.py:function "
                                          "(for example myprinter:show)")
-    try:
-        if module_name.endswith(".py") or os.sep in module_name:
-            path = os.path.abspath(module_name)
-            if not os.path.isfile(path):
-                raise argparse.ArgumentTypeError(f"{module_name}: no such file")
-            spec = importlib.util.spec_from_file_location(f"goi_printer_{abs(hash(path))}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            text = f"{path}:{function}"
-        else:
-            if os.getcwd() not in sys.path:
-                sys.path.insert(0, os.getcwd())
-            module = importlib.import_module(module_name)
-    except argparse.ArgumentTypeError:
-        raise
-    except BaseException as exc:  # the user's module: any error in it is theirs, reported as usage
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        raise argparse.ArgumentTypeError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from None
-    found = getattr(module, function, None)
-    if not callable(found):
-        raise argparse.ArgumentTypeError(f"{module_name} has no function {function}")
-    return Printer(found, text)
+    if module_name.endswith(".py") or os.sep in module_name:
+        path = os.path.abspath(module_name)
+        if not os.path.isfile(path):
+            raise argparse.ArgumentTypeError(f"{module_name}: no such file")
+        text = f"{path}:{function}"
+    return Printer(text)
 
 
 class Printer:
-    """The user's printer, called so that whatever it does is said in one line: it raises, it
-    returns something else than text, or it does not return within `timeout` seconds."""
+    """The user's printer, called so that whatever it does is said in one line: it raises
+    (anything but Inexpressible), it returns something else than text, or it does not answer
+    within `timeout` seconds — a usage error (exit 2). Its code runs in a process of its own,
+    which goi kills at the timeout or at Ctrl-C (oracle/printing.py)."""
 
-    def __init__(self, fn, spec: str, timeout: float = 5.0):
-        self.fn, self.spec, self.timeout = fn, spec, timeout
+    def __init__(self, spec: str, timeout: float = 5.0):
+        from ...oracle.printing import PrinterProcess
+
+        self.spec = spec
+        self.process = PrinterProcess(spec, timeout)
+
+    @property
+    def timeout(self) -> float:
+        return self.process.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self.process.timeout = seconds
+
+    def start(self) -> None:
+        from ...oracle.printing import PrinterError
+
+        try:
+            self.process.start()
+        except PrinterError as exc:
+            raise UsageError(f"--printer {self.spec}: {exc}") from None
 
     def __call__(self, term):
-        import threading
+        from ...oracle.printing import PrinterError
 
-        from ...oracle.notations import Inexpressible
+        try:
+            return self.process(term)
+        except PrinterError as exc:
+            raise UsageError(f"--printer {self.spec}: {exc}") from None
 
-        result: list = []
-
-        def call() -> None:
-            try:
-                result.append(("ok", self.fn(term)))
-            except (Inexpressible, ValueError) as exc:
-                result.append(("skip", exc))
-            except BaseException as exc:  # noqa: BLE001 - the user's code: said, never a traceback of ours
-                result.append(("error", exc))
-
-        worker = threading.Thread(target=call, name="goi-printer", daemon=True)
-        worker.start()
-        worker.join(self.timeout)
-        if not result:
-            raise UsageError(f"--printer {self.spec}: no answer within {self.timeout:g} s (--timeout) on a program")
-        kind, value = result[0]
-        if kind == "skip":
-            raise value
-        if kind == "error":
-            raise UsageError(f"--printer {self.spec}: it raised {type(value).__name__}: {value}")
-        if not isinstance(value, str):
-            raise UsageError(f"--printer {self.spec}: it returned {type(value).__name__}, not the program's text")
-        return value
+    def close(self) -> None:
+        self.process.close()
 
 
 def arithmetic_spec(text: str):
@@ -132,17 +117,33 @@ def arithmetic_spec(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+TOLERANCE = re.compile(r"\s*\+?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][-+]?[0-9]{1,4})?\s*")
+
+
 def tolerance(text: str) -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write 1e-9 or 0.000001)") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("a tolerance is not negative")
+    """--tolerance REL: a relative tolerance from 0 to 1, read as written (1e-9, 0.000001) — its
+    form checked before any number is built (`1e999999999` would be a billion digits)."""
+    if not TOLERANCE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a relative tolerance (write 1e-9 or 0.000001: "
+                                         "at most 40 digits, an exponent of at most 4)")
+    mantissa, _, exponent = text.strip().lower().partition("e")
+    if exponent and int(exponent) > 40:
+        raise argparse.ArgumentTypeError(f"{text!r}: a relative tolerance is at most 1")
+    value = Fraction(text.strip())
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a relative tolerance is at most 1")
     return value
 
 
 def run(args, _source, out) -> int:
+    try:
+        return _run(args)
+    finally:
+        if getattr(args, "printer", None) is not None:
+            args.printer.close()  # its process goes with the command, however the command ends
+
+
+def _run(args) -> int:
     from ...oracle.output import report_json, summary_lines, write_out
     from ...oracle.protocols import split_command, unstartable
     from ...oracle.survey import Oracle, OracleConfig
@@ -191,6 +192,9 @@ def run(args, _source, out) -> int:
     why = unstartable(command)
     if why is not None:  # said now, not after the whole corpus has crashed one program at a time
         raise UsageError(f"--impl: {why}")
+    if args.printer is not None:
+        args.printer.timeout = args.timeout
+        args.printer.start()  # its module imported now: an error in it is said before any program
     if args.replay is not None or args.replay_program is not None:
         return replay(args, config)
     if args.out:
@@ -203,12 +207,13 @@ def run(args, _source, out) -> int:
         raise UsageError("a campaign prints with goi's notations: not with --printer")
     if args.resume and args.checkpoint is None:
         raise UsageError("--resume needs --checkpoint FILE")
+    if args.max_campaign is not None and args.exhaustive is None and args.shards is None and not args.cluster:
+        raise UsageError("--max-campaign bounds a campaign (--exhaustive, --shards or --cluster): a survey's size is "
+                         "--max-programs")
 
     def progress(stage: str, done: int, total: int) -> None:
         PROGRESS.tick(f"oracle {stage}", total)
 
-    if args.printer is not None:
-        args.printer.timeout = args.timeout
     from ...oracle.notations import NotationError
 
     implied = config.notation_fragments - config.fragments
@@ -244,7 +249,9 @@ def run(args, _source, out) -> int:
     else:
         for line in summary_lines(report, replay_for):
             say(line)
-    return exitcodes.NOT_EQUIVALENT if report.new_failures else exitcodes.OK
+    if report.new_failures:
+        return exitcodes.NOT_EQUIVALENT
+    return exitcodes.SHORT if report.short_of_target or report.programs + report.corpus_run == 0 else exitcodes.OK
 
 
 def apply_target(args):

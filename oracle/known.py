@@ -74,10 +74,14 @@ def read_known(paths) -> Known:
                 signatures.add(line)
             else:
                 programs.append(line)
+        if len(dict.fromkeys(programs)) > MAX_PROGRAMS:
+            raise ReadError(f"--known {path}: more than {MAX_PROGRAMS} program lines (each is run before the survey, "
+                            "to take its signature); name the failures by their signatures instead")
     return Known(frozenset(signatures), tuple(dict.fromkeys(programs)), tuple(map(str, paths)),
                  tuple(dict.fromkeys(minimal))[:MAX_MINIMAL])
 
 
+MAX_PROGRAMS = 50  # program lines of --known text files, each run once before the survey
 MAX_MINIMAL = 100  # known minimal programs kept to steer the draw by (their constructs: oracle/steering.py)
 
 
@@ -102,16 +106,16 @@ def _from_json(path: str, text: str) -> tuple[set, list]:
         raise ReadError(f"--known {path}: not JSON ({exc})") from None
     shown: list = []
     if isinstance(data, dict) and isinstance(data.get("buckets"), list):  # a goi oracle --json object
-        found = {b.get("signature") for b in data["buckets"] if isinstance(b, dict)}
+        found = [b.get("signature") for b in data["buckets"] if isinstance(b, dict)]
         shown = _programs(data["buckets"])
     elif isinstance(data, dict) and "signature" in data:  # one --out case
-        found = {data.get("signature")}
+        found = [data.get("signature")]
         shown = _programs([data])
     elif isinstance(data, list):  # a list of signatures
-        found = set(data)
+        found = data
     else:
-        found = set()
-    found = {s for s in found if isinstance(s, str) and is_signature(s)}
+        found = []
+    found = {s for s in found if isinstance(s, str) and is_signature(s)}  # anything else (a number, a list) is none
     if not found:
         raise ReadError(f"--known {path}: no signature in it (a goi oracle --json object, an --out case, or a list "
                         "of signatures)")

@@ -117,13 +117,15 @@ class Notation:
 
 def read_notation(path: str) -> Notation:
     """The notation declared in the file at `path` (NotationError if it cannot be used)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read((1 << 20) + 1)
-    except OSError as exc:
-        raise NotationError(f"{path}: cannot read the notation file: {exc.strerror or exc}") from None
-    if len(data) > 1 << 20:
-        raise NotationError(f"{path}: a notation file is at most 1 MiB")
+    from goi.files import read_path
+    from goi.semantics.errors import BudgetError, GoiError
+
+    try:  # the bounded reader: a FIFO no one writes to, a device, a directory are refused, never waited on
+        data = read_path(path, 1 << 20)
+    except BudgetError:
+        raise NotationError(f"{path}: a notation file is at most 1 MiB") from None
+    except GoiError as exc:
+        raise NotationError(f"{exc} (the notation file)") from None
     return declared(data, path)
 
 
@@ -175,7 +177,8 @@ class _Reader:
         try:
             return parse_template(text, allowed, fresh_ok)
         except TemplateError as exc:
-            self.fail(key, f"{text!r}: {exc}")
+            shown = text if len(text) <= 80 else text[:77] + "…"
+            self.fail(key, f"{shown!r}: {exc}")
 
     def notation(self, data: dict) -> Notation:
         for k in data:
@@ -196,6 +199,13 @@ class _Reader:
             compiled = re.compile(pattern)
         except re.error as exc:
             self.fail("names.pattern", f"not a regular expression: {exc}")
+        if any(c in pattern for c in "\n\r\0"):
+            self.fail("names.pattern", "a pattern on one line, without NUL")
+        try:
+            re.compile(f"_(?:{pattern})")  # as it is used: after a word glued to a name
+        except re.error as exc:
+            self.fail("names.pattern", f"it cannot be used inside a larger pattern ({exc}; a flag is written "
+                                       "scoped, as (?i:…), not (?i) alone)")
         if compiled.groups or compiled.fullmatch(""):
             self.fail("names.pattern", "a pattern with no groups that matches no empty name")
         for sample in ("a", "x", "f", "p"):
@@ -227,6 +237,9 @@ class _Reader:
         arrow = out["arrow"]
         if starts_with_literal(arrow) or ends_with_literal(arrow) or [h.name for h in holes(arrow)] != ["from", "to"]:
             self.fail("types.arrow", "written `{from} … {to}` (an infix arrow, right-associative)")
+        if [h.name for h in holes(out["vector"])] != ["name"]:
+            self.fail("types.vector", "written with its name once, as `{name}` (the vector's index set: V_{name}), "
+                                      "and no other hole")
         return out
 
     def forms(self, data: dict, typed: bool) -> dict:

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from lark import Lark, Token, Tree
 from lark.exceptions import GrammarError, LarkError, UnexpectedInput
+from lark.lexer import PatternRE
 
 from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, Field, Vec
@@ -40,8 +41,19 @@ class Reader:
         self.slots: dict[str, tuple] = {}  # rule alias -> (construct, slots)
         self.counter = 0
         grammar = self.grammar()
+        regexes = {name: regex for regex, name in self.terminals.items()}
+        regexes["NAME"] = notation.name_pattern
+
+        def edit(terminal) -> None:
+            """A regex from the declaration (names.pattern, and the words glued to a name) never
+            enters the grammar's text, where a `/` or a new line in it would end the terminal or
+            add rules: the grammar names a placeholder, replaced here by the pattern itself."""
+            if terminal.name in regexes:
+                terminal.pattern = PatternRE(regexes[terminal.name])
+
         try:
-            self.parser = Lark(grammar, parser="lalr", lexer="contextual", start="start", maybe_placeholders=True)
+            self.parser = Lark(grammar, parser="lalr", lexer="contextual", start="start", maybe_placeholders=True,
+                               edit_terminals=edit)
         except GrammarError as exc:
             raise NotationError(f"{notation.source}: the notation cannot be read unambiguously (its grammar is not "
                                 f"LALR(1)): {str(exc).splitlines()[0]}") from None
@@ -142,10 +154,10 @@ class Reader:
             lines.append(f"type_atom: {' '.join(field)} -> field\n    | {' '.join(vector)} -> vector\n"
                          f"    | {left} type {right}")
         lines += self.rules
-        lines.append(f"NAME: /{self.notation.name_pattern}/")
+        lines.append("NAME: /NAME_PLACEHOLDER/")  # the declaration's pattern, put in by Reader's edit_terminals
         lines.append(f"NUMBER: /{NUMBERS[n.numbers]}/")
         for regex, name in self.terminals.items():
-            lines.append(f"{name}: /{regex}/")
+            lines.append(f"{name}: /{name}_PLACEHOLDER/")
         lines += ["%import common.WS", "%ignore WS"]
         return "\n".join(lines) + "\n"
 

@@ -13,6 +13,7 @@ Whitespace in a template is written as it is and read as any run of whitespace (
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Union
 
@@ -51,8 +52,23 @@ def parse_template(text: str, allowed: frozenset, fresh_ok: bool = False) -> tup
     lower-case holes are names of the notation's own (an operator's fold: `{e}`, `{a}`)."""
     if not isinstance(text, str) or not text.strip():
         raise TemplateError("a template is a non-empty string")
+    if len(text) > MAX_TEMPLATE_CHARS:
+        raise TemplateError(f"a template is at most {MAX_TEMPLATE_CHARS} characters")
+    tokens = len(_TOKENS.findall(text))
+    if tokens > MAX_TEMPLATE_TOKENS:
+        raise TemplateError(f"{tokens} words, holes and symbols: a template has at most {MAX_TEMPLATE_TOKENS} (the "
+                            "parser built from it grows faster than its length)")
     parts, i = _parts(text, 0, allowed, fresh_ok, nested=False)
     return tuple(parts)
+
+
+# The bound on one template: a notation's grammar is analysed by Lark when it is loaded, at a
+# cost that grows about as the cube of a rule's length (250 tokens: 2.5 s, 500: 18 s); real
+# notations write a few words a construct. At this bound the largest notation loads in about
+# a second.
+MAX_TEMPLATE_TOKENS = 64
+MAX_TEMPLATE_CHARS = 1000
+_TOKENS = re.compile(r"\{[^{}]*\}|[A-Za-z0-9_']+|[^\sA-Za-z0-9_']")
 
 
 def _parts(text: str, i: int, allowed, fresh_ok, nested: bool):

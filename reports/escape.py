@@ -8,9 +8,10 @@ other; a program, a JSON file, an implementation's answer or a DOT graph is data
 - `safe_dot(text)`: a DOT graph from data, with every attribute that links, loads or styles
   from elsewhere emptied (URL, href, target, image, stylesheet, …): Graphviz makes no link
   from it.
-- `safe_svg(text)`: an SVG to inline in a page, parsed and rebuilt: no element that runs or
-  embeds (script, foreignObject, iframe, …), no event handler (`on…`), no link or reference
-  but `#` anchors within the page.
+- `safe_svg(text)`: an SVG to inline in a page, parsed and rebuilt from an allow-list of the
+  elements and attributes a drawing needs (SVG_ELEMENTS, SVG_ATTRIBUTES, exact names):
+  nothing that runs or embeds, no `<style>`, no event handler, no link or `url()` but `#`
+  references within the page.
 - `md_text`, `md_code`, `md_block`, `md_cell`: Markdown, where HTML and Markdown's own
   punctuation from data are escaped, and code spans and blocks are fenced longer than any
   run of backticks inside them.
@@ -63,48 +64,82 @@ def _empty(attrs) -> None:
                 attrs[name] = ""
         except (KeyError, ValueError, TypeError):
             pass
+    for name in ("label", "xlabel", "headlabel", "taillabel"):  # an HTML-like label's <IMG SRC=…> is a file Graphviz reads
+        try:
+            value = attrs.get(name)
+            if value and re.search(r"<\s*img\b", value, re.I):
+                attrs[name] = re.sub(r"<\s*img\b[^>]*>", "", value, flags=re.I)
+        except (KeyError, ValueError, TypeError):
+            pass
 
 
 # ---- SVG to inline ----------------------------------------------------------------------
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
-_ACTIVE = {"script", "foreignObject", "iframe", "object", "embed", "handler", "listener", "animate", "set",
-           "animateMotion", "animateTransform", "discard"}
-_LINKING = {"href", f"{{{XLINK}}}href", "src", "action", "formaction", "data", "style"}
+# What a drawing needs (what Graphviz writes, and a little more): every other element goes, with
+# all it holds, and every other attribute. Names are compared exactly, as XML does: an HTML
+# page reading the inlined SVG folds case (`<SCRIPT>`, `foreignobject`), which an allow-list
+# of exact names cannot be tricked by.
+SVG_ELEMENTS = frozenset({"svg", "g", "title", "desc", "a", "defs", "clipPath", "linearGradient", "radialGradient",
+                          "stop", "polygon", "polyline", "path", "ellipse", "circle", "rect", "line", "text", "tspan"})
+SVG_ATTRIBUTES = frozenset({
+    "id", "class", "transform", "version", "viewBox", "preserveAspectRatio", "width", "height", "x", "y", "x1", "y1",
+    "x2", "y2", "cx", "cy", "r", "rx", "ry", "dx", "dy", "d", "points", "fill", "fill-opacity", "fill-rule", "stroke",
+    "stroke-width", "stroke-opacity", "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+    "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor", "text-decoration",
+    "dominant-baseline", "baseline-shift", "letter-spacing", "clip-path", "clipPathUnits", "gradientUnits",
+    "gradientTransform", "offset", "stop-color", "stop-opacity", "style", "href", f"{{{XLINK}}}href",
+    f"{{{XLINK}}}title", "{http://www.w3.org/XML/1998/namespace}space"})
+_FRAGMENT = re.compile(r"url\(\s*#[\w.:-]*\s*\)")  # a reference within the page: url(#clip0)
+_TRANSFORM = re.compile(r"(?:[\s,]*(?:matrix|translate|scale|rotate|skewX|skewY)\s*\([-+\d.eE,\s]*\))*\s*")
+_PLAIN_VALUE = re.compile(r"[\w\s:;.,#%+-]*")  # what is left of a value once its url(#…) are taken out
 
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
+def _svg_element(tag) -> bool:
+    """An element of the allow-list, in the SVG namespace (or none: a bare <svg>)."""
+    if not isinstance(tag, str):
+        return False
+    space, _, local = tag[1:].partition("}") if tag.startswith("{") else ("", "", tag)
+    return space in ("", SVG) and local in SVG_ELEMENTS
+
+
+def _safe_value(name: str, value: str) -> bool:
+    """An allowed attribute's value: a link only to `#` within the page; anything else with
+    no `url(` but `url(#…)`, no parenthesis, backslash, `@`, quote or angle bracket (no CSS
+    escape, import, expression or script URL can be spelt)."""
+    if _local(name) == "href":
+        return re.fullmatch(r"#[\w.:-]*", value.strip()) is not None
+    if name in ("transform", "gradientTransform"):
+        return _TRANSFORM.fullmatch(value) is not None
+    return _PLAIN_VALUE.fullmatch(_FRAGMENT.sub("", value)) is not None
+
+
 def safe_svg(text: str) -> str:
-    """The SVG rebuilt with nothing that runs, embeds or links out (module docstring). What
-    is not well-formed XML is not inlined at all: an empty string."""
+    """The SVG rebuilt from an allow-list (module docstring): SVG_ELEMENTS in the SVG
+    namespace, SVG_ATTRIBUTES with plain values — nothing that runs, embeds, styles from
+    elsewhere or links out. What is not well-formed XML with an <svg> root is not inlined at
+    all: an empty string."""
     ET.register_namespace("", SVG)
     ET.register_namespace("xlink", XLINK)
     try:
         root = ET.fromstring(text)
     except ET.ParseError:
         return ""
-    if _local(root.tag) != "svg":
+    if not _svg_element(root.tag) or _local(root.tag) != "svg":
         return ""
     for parent in list(root.iter()):
         for child in list(parent):
-            if not isinstance(child.tag, str) or _local(child.tag) in _ACTIVE:
+            if not _svg_element(child.tag):
                 parent.remove(child)
     for element in root.iter():
         for name in list(element.attrib):
-            local = _local(name).lower()
-            value = element.attrib[name]
-            if local.startswith("on"):
+            if name not in SVG_ATTRIBUTES or not _safe_value(name, element.attrib[name]):
                 del element.attrib[name]
-            elif name in _LINKING or local in _LINKING:
-                if local == "style":
-                    if re.search(r"url\s*\(\s*['\"]?(?!#)|expression|@import|javascript", value, re.I):
-                        del element.attrib[name]
-                elif not value.strip().startswith("#"):
-                    del element.attrib[name]
     return ET.tostring(root, encoding="unicode")
 
 

@@ -63,18 +63,49 @@ def _strip_prolog(svg: str) -> str:
     return svg[start:] if start >= 0 else svg
 
 
+MAX_DOT_BYTES = 1 << 20  # a DOT graph from data laid out at most this large (goi's own are a few KB)
+MAX_DOT_NODES = 2000  # and with at most this many nodes
+LAYOUT_SECONDS = 60.0  # Graphviz's time on one graph from data, in a process goi can stop
+
+
 def graph_svg(dot: str) -> str:
-    """A DOT graph laid out by Graphviz's dot, as inline SVG. The DOT may have come in as data
-    (a report's JSON): nothing in it links or loads, and nothing in the SVG runs
-    (reports/escape.py)."""
+    """A DOT graph laid out by Graphviz's dot, as inline SVG; "" for one too large, or that
+    Graphviz cannot lay out within LAYOUT_SECONDS. The DOT may have come in as data (a
+    report's JSON): nothing in it links or loads — no image an HTML-like label names is
+    read — and nothing in the SVG runs (reports/escape.py). Graphviz runs in a process of its
+    own, bounded in time and stopped at Ctrl-C (a layout in the C library answers neither)."""
+    import subprocess
+    import sys
+
+    require("pygraphviz")
+    if not isinstance(dot, str) or len(dot.encode("utf-8", "replace")) > MAX_DOT_BYTES:
+        return ""
+    try:
+        done = subprocess.run([sys.executable, "-c", "from goi.reports.pictures import _layout_stdin; _layout_stdin()"],
+                              input=dot.encode("utf-8", "replace"), capture_output=True, timeout=LAYOUT_SECONDS)
+    except subprocess.TimeoutExpired:  # the process is killed: the report goes on without this picture
+        return ""
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+
+
+def _layout_stdin() -> None:
+    """The layout process: DOT on standard input, the safe SVG on standard output (nothing
+    for a graph that does not parse or has more than MAX_DOT_NODES nodes)."""
+    import sys
+
     from .escape import safe_dot, safe_svg
 
     pgv = require("pygraphviz")
-    graph = pgv.AGraph(string=dot)
+    try:
+        graph = pgv.AGraph(string=sys.stdin.buffer.read().decode("utf-8", "replace"))
+    except Exception:  # noqa: BLE001 - DOT from data that Graphviz does not read: no picture
+        return
+    if graph.number_of_nodes() > MAX_DOT_NODES:
+        return
     safe_dot(graph)
     with quiet_graphviz():
         drawn = graph.draw(format="svg", prog="dot")
-    return safe_svg(svg_text(drawn))
+    sys.stdout.write(safe_svg(svg_text(drawn)))
 
 
 def svg_text(data) -> str:

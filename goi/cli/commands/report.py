@@ -24,6 +24,13 @@ def run(args, _source, out) -> int:
     from ...reports.pictures import MissingExtra
 
     writable_directory("--out", args.out)  # before the run, not after it
+    try:  # the extra the pictures need, named before any property runs (not after minutes of them)
+        from ...reports.pictures import require
+
+        for module in ("matplotlib", "pygraphviz", "jinja2"):
+            require(module)
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from None
     if args.source:
         parts = [_read_json(source, "--from") for source in args.source]
         for source, part in zip(args.source, parts):

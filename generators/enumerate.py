@@ -61,6 +61,25 @@ class Space:
     operators: tuple = ("+", "-", "*", "/")  # the scalar operators listed (with `division`: / too)
     order: int = 1  # the argument types' order: 1 — F, F → F (and V_a); 2 — also (F → F) → F and F → F → F
 
+    def __post_init__(self) -> None:
+        """Each field checked: constants are exact (Fraction or int), flags are booleans, the
+        operators are scalar operators, the order 1 or 2 (a TypeError or ValueError naming it)."""
+        for name in ("constants", "provisionals"):
+            values = getattr(self, name)
+            if not isinstance(values, tuple):
+                raise TypeError(f"Space.{name} is a tuple of exact constants, not {type(values).__name__}")
+            for v in values:
+                if isinstance(v, bool) or not isinstance(v, (Fraction, int)):
+                    raise TypeError(f"Space.{name} holds {v!r}: each constant an exact rational (Fraction or int)")
+            object.__setattr__(self, name, tuple(Fraction(v) for v in values))
+        for name in ("iterated", "division", "vector_ops", "decoupling_values", "decoupling", "signed"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"Space.{name} is True or False, not {getattr(self, name)!r}")
+        if not isinstance(self.operators, tuple) or not set(self.operators) <= {"+", "-", "*", "/"}:
+            raise ValueError(f"Space.operators is a tuple of '+', '-', '*', '/', not {self.operators!r}")
+        if self.order not in (1, 2) or isinstance(self.order, bool):
+            raise ValueError(f"Space.order is 1 or 2, not {self.order!r}")
+
     def provisional_constants(self) -> tuple:
         return tuple(c for c in self.provisionals if self.signed or c >= 0)
 

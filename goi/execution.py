@@ -106,6 +106,11 @@ def judge(program: Program) -> Judgement:
         return program
     if isinstance(program, str):
         return check(program)
+    from .semantics.syntax import Term
+
+    if not isinstance(program, Term):
+        raise TypeError(f"a program is its text (str), a surface term (goi.semantics.syntax) or a judgement from "
+                        f"goi.check, not {type(program).__name__}")
     last = _LAST_JUDGED
     if last[0] is program:
         return last[1]

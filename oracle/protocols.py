@@ -105,6 +105,15 @@ def call(command: Sequence[str], program: str, timeout: float, memory_mb: Option
     """Run the implementation on one program text (module docstring). `reading` (a target's
     [answer], oracle/target.py): the command does not speak the protocol; its answer is read
     from its exit status and output by the target's patterns."""
+    from goi.semantics.errors import seconds, whole_number
+
+    if isinstance(command, (str, bytes)) or not all(isinstance(word, str) for word in command):
+        raise TypeError("command is a list of words (['./impl', '--flag']), not a string")
+    if not isinstance(program, str):
+        raise TypeError(f"program is the text sent, not {type(program).__name__}")
+    seconds("timeout", timeout)
+    if memory_mb is not None:
+        whole_number("memory_mb", memory_mb, 1)
     argv = list(command)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="goi-oracle-") as tmp:

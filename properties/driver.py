@@ -147,6 +147,14 @@ def run_suite(names: Iterable[str], profile: str, examples: Optional[int] = None
               shrink: bool = True) -> tuple[list[PropertyResult], bool]:
     """Run properties in order; returns (results, interrupted). On Ctrl-C the property under
     way is reported as interrupted and the rest are not run."""
+    if isinstance(names, str):
+        raise TypeError(f"names is a list of property names, not the string {names!r}")
+    names = list(names)
+    known = suite.names()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"unknown propert{'y' if len(unknown) == 1 else 'ies'} {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(known)}")
     results = []
     for name in names:
         start = time.perf_counter()

@@ -341,6 +341,15 @@ def compose(program, *, max_steps: int = 1_000_000, max_frames: Optional[int] = 
     else 60; besides the final state's and each decoupling's) and `max_recorded_steps`
     steps recorded in full (default 50,000: the rest counted by rule and shown on the
     timeline). Needs the `reports` extra (Graphviz through pygraphviz)."""
+    from goi.semantics.errors import whole_number
+
+    whole_number("max_steps", max_steps, 1)
+    if max_frames is not None:
+        whole_number("max_frames", max_frames, 0)
+    if max_recorded_steps is not None:
+        whole_number("max_recorded_steps", max_recorded_steps, 0)
+    if not isinstance(title, str):
+        raise TypeError(f"title is text, not {type(title).__name__}")
     rec = record(program, max_steps, max_frames,
                  max_recorded_steps=DEFAULT_MAX_RECORDED_STEPS if max_recorded_steps is None else max_recorded_steps,
                  **options)

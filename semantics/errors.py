@@ -128,6 +128,18 @@ class LimitError(GoiError):
         self.beyond_any_stack = beyond_any_stack
 
 
+def seconds(name: str, value) -> float:
+    """A number of seconds given to the Python API, checked: an int or float, finite and > 0
+    (TypeError for another type, a bool included; ValueError for 0, a negative, NaN or ∞)."""
+    import math
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds (int or float), not {type(value).__name__}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number of seconds > 0, not {value!r}")
+    return float(value)
+
+
 def whole_number(name: str, value, least: int = 0) -> int:
     """A whole-number argument of the Python API, checked: a clear TypeError for another type
     (a bool included), a ValueError below `least`."""

@@ -56,7 +56,9 @@ class Deadline:
         """A float or int is seconds; a Work is z3 units (and no clock is read)."""
         if isinstance(budget, Work):
             return cls(None, work=budget.units)
-        return cls(budget)
+        from ..semantics.errors import seconds
+
+        return cls(seconds("timeout", budget))
 
     @property
     def timed(self) -> bool:

@@ -44,6 +44,7 @@ class Shard:
 MAX_PROGRAMS = 100_000_000  # a campaign of more programs is refused unless --max-campaign allows it
 MAX_SHARDS = 100_000  # shards (or parts) a campaign may be divided into
 SAMPLE = 8  # programs timed for a campaign's estimate
+MAX_ESTIMATE = 86400.0  # a campaign estimated at more than a day of one core's time is refused unless asked for
 
 
 class IndexOutOfRange(CampaignFault):
@@ -322,15 +323,18 @@ class Campaign:
     warn: Optional[Callable[[str], None]] = None
     wait: Optional[float] = None  # seconds to reach a scheduler and for a worker to join (CLUSTER_WAIT)
     unit: str = "programs"  # what the shards hold ("shapes": programs with their constants left open)
+    max_estimate: Optional[float] = MAX_ESTIMATE  # seconds of one core's time past which it is refused (None: asked for)
+    estimate: Optional[float] = None  # seconds of one core's time, once `plan` has timed the sample
 
     def plan(self) -> str:
         where = f" on {self.cluster}" if self.cluster else ""
         line = f"[goi] {self.label}: {self.programs:,} {self.unit} in {len(self.shards):,} shards{where}"
         if self.sample is not None and self.sample.stop > self.sample.start:
-            started = time.perf_counter()
+            started = time.process_time()  # this process's CPU: what one core spends, whatever else the machine runs
             self.work(self.sample)
-            each = (time.perf_counter() - started) / (self.sample.stop - self.sample.start)
-            line += (f"; estimate: {_duration(each * self.programs)} of one core's time (timed on "
+            each = (time.process_time() - started) / (self.sample.stop - self.sample.start)
+            self.estimate = each * self.programs
+            line += (f"; estimate: {_duration(self.estimate)} of one core's time (timed on "
                      f"{self.sample.stop - self.sample.start} {self.unit} of size {self.sample.size})")
         return line
 
@@ -345,6 +349,10 @@ class Campaign:
             checkpoint = Checkpoint(self.checkpoint, self.description)
             done = start_checkpoint(checkpoint, self.resume, self.shards, self.work, warn)
         line = self.plan()
+        if self.max_estimate is not None and self.estimate is not None and self.estimate > self.max_estimate:
+            raise CampaignTooLarge(f"{line.removeprefix('[goi] ')}: more than {_duration(self.max_estimate)[6:]} of one "
+                                   "core's time, refused before any shard ran; --max-campaign N (a bound of your own) "
+                                   "runs it anyway")
         if done:
             line += f"; {len(done):,} shards ({sum(r['programs'] for r in done.values()):,} programs) already in the checkpoint"
         warn(line)

@@ -123,7 +123,7 @@ def random_campaign(args, names) -> int:
 
     from ...properties import driver
     from ...properties.campaign import RandomPropsWork, distinct_failures
-    from ...campaigns.runner import MAX_PROGRAMS, Campaign, check_division, seed_shards
+    from ...campaigns.runner import MAX_ESTIMATE, MAX_PROGRAMS, Campaign, check_division, seed_shards
     from ...properties.profiles import config
     from ...progress import quiet
 
@@ -142,7 +142,8 @@ def random_campaign(args, names) -> int:
                         {"command": "props", "properties": list(names), "profile": args.profile,
                          "examples": per_shard, "seeds": [first_seed, first_seed + count]},
                         cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume,
-                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn, wait=args.cluster_wait)
+                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn, wait=args.cluster_wait,
+                        max_estimate=None if args.max_campaign else MAX_ESTIMATE)
     with quiet(args.json):
         results = campaign.run()
     distinct = distinct_failures(results.values())
@@ -189,8 +190,8 @@ def exhaustive(args, names) -> int:
 
     from ...generators.enumerate import Enumeration, Space
     from ...properties.campaign import PropsWork, covers, exhaustive_properties, merge
-    from ...campaigns.runner import (MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts, exhaustive_shards,
-                                     index_shard, sample_of, space_fields)
+    from ...campaigns.runner import (MAX_ESTIMATE, MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts,
+                                     exhaustive_shards, index_shard, sample_of, space_fields)
     from ...progress import quiet
 
     chosen = exhaustive_properties(names)
@@ -230,7 +231,7 @@ def exhaustive(args, names) -> int:
                          "shards": [s.key for s in shards] if bound is None else len(shards)},
                         cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
                         sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait,
-                        unit=unit + "s")
+                        unit=unit + "s", max_estimate=None if args.max_campaign else MAX_ESTIMATE)
     with quiet(args.json):
         results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)

@@ -7,7 +7,9 @@ its own folder, run alternately on one pinned CPU. Not a test: it asserts nothin
 
 For each family (bench_machine.FAMILIES, largest size) and for start-up (bench_startup's
 let chains, from a judgement) it reports the best time of N runs, the best over K rounds
-of each version, and after/before. On a shared machine times vary by a factor of two from
+of each version, and after/before. Each side must import its own code: a revision whose wheel
+has no `goi` package (an older layout) would be answered by whatever goi is installed, and
+the code compared with itself — refused (`fingerprint`). On a shared machine times vary by a factor of two from
 one moment to the next; the best of many runs pinned to one CPU (`taskset`, when there is
 one) is what is compared. With --view M, each round also times M runs of `goi view` of the
 authors' gradient-descent example (the whole command, its pictures by pygraphviz) per version.
@@ -27,9 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = r'''
-import sys, time
+import os, sys, time
 sys.path.insert(0, sys.argv[1])
 import goi
+site = os.path.realpath(sys.argv[3])
+if not os.path.realpath(goi.__file__).startswith(site + os.sep):  # another goi (an editable install) answered
+    print(repr({"not-from-site": goi.__file__}))
+    sys.exit(0)
 from bench_machine import FAMILIES, let_chain
 runs = int(sys.argv[2])
 out = {}
@@ -72,9 +78,27 @@ def install(revision: str | None, into: Path) -> Path:
 def measure(site: Path, benchmarks: Path, runs: int, cpu: int) -> dict:
     pin = ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
     env = {**os.environ, "PYTHONPATH": str(site)}
-    out = subprocess.run([*pin, sys.executable, "-c", PROBE, str(benchmarks), str(runs)], env=env, check=True,
-                         capture_output=True, text=True, cwd=str(benchmarks.parent)).stdout
-    return eval(out)  # our own probe's repr of a dict of floats
+    out = subprocess.run([*pin, sys.executable, "-c", PROBE, str(benchmarks), str(runs), str(site)], env=env,
+                         check=True, capture_output=True, text=True, cwd=str(benchmarks.parent)).stdout
+    found = eval(out)  # our own probe's repr of a dict
+    if "not-from-site" in found:
+        raise SystemExit(f"bench_compare: the code measured is not the revision installed in {site}: `import goi` "
+                         f"found {found['not-from-site']} (that revision has no goi package of its own?); "
+                         "nothing compared")
+    return found
+
+
+def fingerprint(site: Path, cwd: Path) -> str:
+    """Where `python -m goi` imports goi from with this version's PYTHONPATH; SystemExit unless
+    it is the version's own folder (a revision without a `goi` package would be answered by
+    whatever goi is installed: the code compared with itself)."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run([sys.executable, "-c", "import goi; print(goi.__file__)"], env=env, capture_output=True,
+                           text=True, cwd=str(cwd)).stdout.strip()
+    if not os.path.realpath(where).startswith(os.path.realpath(site) + os.sep):
+        raise SystemExit(f"bench_compare: `import goi` with {site} first on the path gives {where or 'nothing'}, "
+                         "not that revision's own code; nothing compared")
+    return where
 
 
 GRADIENT = ROOT / "tests" / "programs" / "visualiser" / "gradient_descent_in_calculus.goi"
@@ -107,6 +131,8 @@ def main() -> None:
         benchmarks = tmp_path / "bench" / "benchmarks"  # a copy: its parent holds no `goi` folder
         shutil.copytree(ROOT / "benchmarks", benchmarks)
         sites = {"before": install(args.before, tmp_path / "before"), "after": install(args.after, tmp_path / "after")}
+        for site in sites.values():
+            fingerprint(site, benchmarks.parent)  # each side runs its own code, or nothing is compared
         best: dict = {"before": {}, "after": {}}
         for _ in range(args.rounds):
             for version in ("before", "after"):

@@ -1,0 +1,191 @@
+"""Hostile input, round four (issue 52): one test per case of the issue's table. Each gives a
+clear one-line error with its documented exit code, or a correct result — no traceback, no
+wait that Ctrl-C cannot end, nothing the user had changed. (The parser cache's cases are in
+test_startup.py; the printer's — a lock-holding one stopped by Ctrl-C, a ValueError, an
+unencodable result, a SHORT survey — in test_oracle.py; crafted SVG in a real browser in
+test_hostile_pages.py.) Nothing here is timed."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from goi.cli import exitcodes, main
+
+ROOT = Path(__file__).resolve().parent
+MOCKS = ROOT / "oracle_mocks"
+PAPER = (ROOT.parent / "oracle" / "notations" / "paper.toml").read_text(encoding="utf-8")
+CORRECT = f"{sys.executable} {MOCKS / 'correct.py'}"
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    return err
+
+
+def notation_with(tmp_path, old: str, new: str) -> str:
+    assert old in PAPER
+    path = tmp_path / "notation.toml"
+    path.write_text(PAPER.replace(old, new), encoding="utf-8")
+    return str(path)
+
+
+PATTERN = 'pattern = "[a-z][A-Za-z0-9_\']*"'
+
+
+def test_a_names_pattern_never_enters_the_grammar_as_text(tmp_path):
+    """A `/` in names.pattern is a character of names, not the end of a grammar terminal; a
+    new line or an unscoped inline flag is refused at load with the key named."""
+    from goi.oracle.notations import NotationError, notation
+
+    slash = notation(notation_with(tmp_path, PATTERN, 'pattern = "[a-z][a-z0-9/]*"'))
+    term = slash.read("let x/y = 1 in x/y + 2")
+    assert term.var == "x/y"
+    for bad, says in (('pattern = "[a-z]+|zz\\nstart: NAME"', "one line"),
+                      ('pattern = "(?i)[a-z]+"', "scoped, as (?i:…)")):
+        with pytest.raises(NotationError, match="names.pattern") as refused:
+            notation(notation_with(tmp_path, PATTERN, bad))
+        assert says in str(refused.value)
+    scoped = notation(notation_with(tmp_path, PATTERN, 'pattern = "(?i:[a-z])+"'))
+    assert scoped.read("let X = 1 in X").var == "X"
+
+
+def test_a_vector_type_without_its_name_is_refused_at_load(tmp_path, capsys):
+    path = notation_with(tmp_path, 'vector = "V_{name}"', 'vector = "V"')
+    assert main(["oracle", "--impl", CORRECT, "--notation", path, "--max-programs", "1"]) == exitcodes.USAGE
+    assert "types.vector" in one_line_error(capsys)
+
+
+def test_a_long_template_is_refused_with_its_limit(tmp_path, capsys):
+    words = " ".join(f"w{i}" for i in range(100))
+    path = notation_with(tmp_path, 'lambda = "λ{x}[:{type}]. {body}"', f'lambda = "λ{{x}}[:{{type}}]. {words} {{body}}"')
+    assert main(["oracle", "--impl", CORRECT, "--notation", path, "--max-programs", "1"]) == exitcodes.USAGE
+    err = one_line_error(capsys)
+    assert "forms.lambda" in err and "at most 64" in err
+
+
+def test_a_fifo_or_a_device_as_the_notation_file_is_refused_not_waited_on(tmp_path, capsys):
+    fifo = tmp_path / "notation.toml"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert main(["oracle", "--impl", CORRECT, "--notation", path, "--max-programs", "1"]) == exitcodes.USAGE
+        assert path in one_line_error(capsys)
+
+
+def test_a_tolerance_is_checked_before_it_is_built(capsys):
+    for text in ("1e999999999", "1e-999999999", "2", "nan", "-1"):
+        assert main(["oracle", "--impl", CORRECT, "--tolerance", text]) == exitcodes.USAGE
+        assert "relative tolerance" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("content", [
+    {"buckets": [{"signature": ["implementation-error: x"]}]},
+    {"buckets": [{"signature": {"a": 1}}]},
+    {"signature": ["implementation-error: x"]},
+    [["implementation-error: x"], {"b": 2}],
+    {"buckets": [{"signature": 3}]},
+])
+def test_a_known_file_whose_signatures_are_not_text_is_a_clear_error(tmp_path, capsys, content):
+    path = tmp_path / "known.json"
+    path.write_text(json.dumps(content), encoding="utf-8")
+    code = main(["oracle", "--impl", CORRECT, "--known", str(path), "--max-programs", "1", "--no-corpus",
+                 "--no-database"])
+    assert code == exitcodes.BAD_INPUT and "no signature in it" in one_line_error(capsys)
+
+
+def test_a_known_text_file_runs_a_bounded_number_of_programs(tmp_path, capsys):
+    from goi.oracle.known import MAX_PROGRAMS
+
+    path = tmp_path / "known.txt"
+    path.write_text("".join(f"{i} + 1\n" for i in range(MAX_PROGRAMS + 1)), encoding="utf-8")
+    code = main(["oracle", "--impl", CORRECT, "--known", str(path), "--max-programs", "1", "--no-corpus",
+                 "--no-database"])
+    assert code == exitcodes.BAD_INPUT and f"more than {MAX_PROGRAMS} program lines" in one_line_error(capsys)
+
+
+def test_options_that_mean_nothing_without_another_are_refused(capsys):
+    assert main(["oracle", "--impl", CORRECT, "--max-campaign", "10"]) == exitcodes.USAGE
+    assert "--max-campaign bounds a campaign" in one_line_error(capsys)
+    assert main(["oracle", "--impl", CORRECT, "--integer-division", "floor"]) == exitcodes.USAGE
+    assert "--integer-division is for --arithmetic integer" in one_line_error(capsys)
+
+
+def test_a_campaign_estimated_past_its_bound_is_refused_with_the_estimate(monkeypatch, capsys):
+    """The bound made 0 (no campaign fits): refused before any shard, with the estimate, exit 5;
+    --max-campaign (a bound of one's own) runs it."""
+    from goi.campaigns import runner
+
+    monkeypatch.setattr(runner, "MAX_ESTIMATE", -1.0)
+    assert main(["props", "soundness", "--exhaustive", "3"]) == exitcodes.BUDGET
+    err = one_line_error(capsys)
+    assert "estimate:" in err and "refused before any shard ran" in err and "--max-campaign" in err
+    assert main(["props", "soundness", "--exhaustive", "3", "--max-campaign", "1000000"]) == exitcodes.OK
+
+
+def test_every_property_counts_its_runs():
+    """parametricity's runs went past the counter ("passed, 0 runs"): each property run now
+    counts at least one."""
+    from goi.properties import coverage
+    from goi.properties.driver import run_suite
+
+    with coverage.recording():
+        results, _ = run_suite(["parametricity"], "ci", examples=3, seed=1)
+    assert results[0].status == "passed" and results[0].runs > 0, results
+
+
+def test_dot_from_data_never_makes_graphviz_read_a_file(tmp_path):
+    """An HTML-like label's IMG naming a FIFO: the image is dropped before Graphviz runs (it
+    would wait on the FIFO for good), and the picture is made; DOT that is not DOT, or too
+    large, gives no picture rather than an error."""
+    pytest.importorskip("pygraphviz")
+    from goi.reports.pictures import MAX_DOT_BYTES, graph_svg
+
+    fifo = tmp_path / "image.png"
+    os.mkfifo(fifo)
+    svg = graph_svg(f'digraph {{ a [label=<<TABLE><TR><TD><IMG SRC="{fifo}"/></TD></TR></TABLE>>] }}')
+    assert svg.startswith("<svg") and str(fifo) not in svg
+    assert graph_svg("not dot at all {") == ""
+    assert graph_svg("digraph { " + "a -> b; " * (MAX_DOT_BYTES // 8 + 1) + "}") == ""
+
+
+API_CALLS = [
+    ("goi.run(None)", TypeError, "a program is"),
+    ("goi.equivalent(None, '1')", TypeError, "a program is"),
+    ("goi.symbolic_run(None)", TypeError, "a program is"),
+    ("goi.prepare(3)", TypeError, "a program is"),
+    ("goi.equivalent('1', '1', timeout=float('nan'))", ValueError, "timeout"),
+    ("goi.equivalent('1', '1', timeout=-1)", ValueError, "timeout"),
+    ("run_suite(['bogus'], 'ci')", ValueError, "unknown property 'bogus'"),
+    ("run_suite('soundness', 'ci')", TypeError, "names"),
+    ("Space(constants=('x',))", TypeError, "Space.constants"),
+    ("Space(order=3)", ValueError, "Space.order"),
+    ("call(['true'], '1', -1)", ValueError, "timeout"),
+    ("call('true', '1', 1)", TypeError, "command"),
+]
+
+
+@pytest.mark.parametrize("call_text, error, says", API_CALLS)
+def test_the_python_api_names_a_wrong_argument(call_text, error, says):
+    import goi
+    from goi.generators.enumerate import Space
+    from goi.oracle.protocols import call
+    from goi.properties.driver import run_suite
+
+    with pytest.raises(error, match=None) as raised:
+        eval(call_text, {"goi": goi, "Space": Space, "call": call, "run_suite": run_suite})
+    assert says in str(raised.value), raised.value
+    assert Space().constants == (Fraction(0), Fraction(1), Fraction(-1, 2))  # the defaults still pass their checks
+
+
+def test_view_refuses_a_negative_frame_count():
+    pytest.importorskip("pygraphviz")
+    import goi
+
+    with pytest.raises(ValueError, match="max_frames"):
+        goi.view("1 + 2", max_frames=-1)

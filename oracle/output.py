@@ -113,6 +113,12 @@ def notation_hints(report) -> list[str]:
     return lines
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st, 22nd, 23rd, …"""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def summary_lines(report, replay_for=None) -> list[str]:
 
     if report.exhaustive is not None:
@@ -170,7 +176,7 @@ def summary_lines(report, replay_for=None) -> list[str]:
             how = (f"reduced once in {s.shrink_seconds:.1f} s with {s.calls} calls; "
                    + _minimality(s))
         elif s.unmasked is not None:
-            where = (f"hidden behind bucket {s.unmasked[0]!r}: its member, the {s.found_after + 1}th of the survey, "
+            where = (f"hidden behind bucket {s.unmasked[0]!r}: its member, the {ordinal(s.found_after + 1)} of the survey, "
                      f"with {s.unmasked[1]} fails so; reduced on its own")
             how = _minimality(s)
         elif s.same_defect_as is not None:
@@ -180,7 +186,7 @@ def summary_lines(report, replay_for=None) -> list[str]:
             how = _minimality(s)
         elif sig != s.signature:
             where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "
-                     f"{s.found_after + 1}th of the survey, reduced on its own: perhaps another bug")
+                     f"{ordinal(s.found_after + 1)} of the survey, reduced on its own: perhaps another bug")
             how = _minimality(s)
         elif not s.shrunk:
             how = "not shrunk: more buckets than the run shrinks"

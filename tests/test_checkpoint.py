@@ -138,6 +138,32 @@ def test_a_shard_recorded_twice_is_counted_once(finished, capsys):
     assert code == exitcodes.OK and SUMMARY in out and "recorded twice" in err
 
 
+def test_a_shard_recorded_twice_differently_counts_its_first_record(finished, capsys):
+    """Issue 52's surviving mutant: the second record of a shard (here: the same programs, all
+    undecided) is not the one counted — the summary is the first record's, every program held."""
+    lines = lines_of(finished)
+    first = json.loads(lines[1])
+    other = json.loads(lines[1])
+    n = other["result"]["programs"]
+    other["result"]["held"] = {"soundness": 0}
+    other["result"]["undecided"] = {"soundness": n}
+    code, out, err = resume_with(finished, capsys, lines + [json.dumps(other)])
+    assert code == exitcodes.OK and SUMMARY in out and "recorded twice" in err and "stopped by a budget" not in out, out
+    code, out, err = resume_with(finished, capsys, [lines[0], json.dumps(other)] + lines[1:])
+    assert code == exitcodes.BUDGET and SUMMARY not in out and f"({n} stopped by a budget" in out, out  # now it is first
+    assert first["result"]["held"]["soundness"] == first["result"]["programs"]
+
+
+def test_an_empty_file_resumed_starts_the_campaign(tmp_path, capsys):
+    """Issue 52's surviving mutant: `--resume` of an empty file is a fresh start (as a missing
+    one is), its head written, every program counted once."""
+    path = tmp_path / "empty.jsonl"
+    path.touch()
+    assert props(path, "--resume") == exitcodes.OK and SUMMARY in capsys.readouterr().out
+    assert json.loads(lines_of(path)[0])["format"] == checkpoints.FORMAT
+    assert sorted(records(path)) == sorted(set(records(path))) and len(records(path)) == 3
+
+
 def test_a_checkpoint_that_holds_every_shard_runs_nothing(finished, capsys, monkeypatch):
     from goi.campaigns import runner
     from goi.properties import campaign

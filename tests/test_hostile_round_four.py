@@ -189,3 +189,28 @@ def test_view_refuses_a_negative_frame_count():
 
     with pytest.raises(ValueError, match="max_frames"):
         goi.view("1 + 2", max_frames=-1)
+
+
+def test_counts_read_as_english():
+    """"the 23th", "1 shapes in 1 shards" (issue 52's documented behaviours made true)."""
+    from goi.campaigns.runner import Campaign
+    from goi.oracle.output import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+    one = Campaign("exhaustive", [object()], lambda shard: None, 1, {}, unit="shapes")
+    assert one.plan() == "[goi] exhaustive: 1 shape in 1 shard"
+    two = Campaign("exhaustive", [object(), object()], lambda shard: None, 5, {}, unit="shapes")
+    assert two.plan() == "[goi] exhaustive: 5 shapes in 2 shards"
+
+
+def test_markdown_fences_are_longer_than_any_backtick_run_in_the_data():
+    """A surviving mutant of issue 52 (report.md's fences): a fence as long as a run of
+    backticks inside would end the block early, and what follows would be Markdown."""
+    from goi.reports.escape import md_block, md_code
+
+    data = "before\n```\n<script>x</script>\n`````\nafter"
+    block = md_block(data)
+    assert block[0] == block[-1] == "``````" and block[1:-1] == data.split("\n")
+    assert md_block("plain") == ["```", "plain", "```"]
+    assert md_code("a `` b") == "```a `` b```" and md_code("`x") == "`` `x ``"

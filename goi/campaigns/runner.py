@@ -328,7 +328,9 @@ class Campaign:
 
     def plan(self) -> str:
         where = f" on {self.cluster}" if self.cluster else ""
-        line = f"[goi] {self.label}: {self.programs:,} {self.unit} in {len(self.shards):,} shards{where}"
+        unit = self.unit.removesuffix("s") if self.programs == 1 else self.unit
+        shards = f"{len(self.shards):,} shard{'s' if len(self.shards) != 1 else ''}"
+        line = f"[goi] {self.label}: {self.programs:,} {unit} in {shards}{where}"
         if self.sample is not None and self.sample.stop > self.sample.start:
             started = time.process_time()  # this process's CPU: what one core spends, whatever else the machine runs
             self.work(self.sample)

@@ -60,7 +60,7 @@ Value = Union[Fraction, tuple[Fraction, ...], str]
 Division = Literal["total", "strict"]
 
 
-def check(text: str) -> Judgement:
+def check(text: str, *, max_characters: Optional[int] = None) -> Judgement:
     """Parse and type-check a closed program: the judgement `A | Γ | p⃗ ⊢ t : T`.
 
     Raises goi.ParseError / goi.TypeCheckError (subclasses of goi.GoiError, with a message,
@@ -72,7 +72,16 @@ def check(text: str) -> Judgement:
     if not isinstance(text, str):
         raise TypeError(f"goi.check takes a program's text (str), not {type(text).__name__}; "
                         "a surface term or a judgement goes to goi.run or goi.judge")
+    bound = MAX_TEXT_CHARACTERS if max_characters is None else whole_number("max_characters", max_characters, 1)
+    if len(text) > bound:
+        from .semantics.errors import BudgetError
+
+        raise BudgetError(f"the program is {len(text):,} characters: goi.check reads at most {bound:,} "
+                          "(max_characters; the command line's --max-input-bytes)", limit="input")
     return deep(lambda: typecheck(parse(text), source=text))
+
+
+MAX_TEXT_CHARACTERS = 16 * 1024 * 1024  # goi.check's bound on a program's text (goi/files.py MAX_INPUT_BYTES)
 
 
 _whole = whole_number  # semantics/errors.py

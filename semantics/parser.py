@@ -7,8 +7,10 @@ offending text and, in words, what was expected there.
 
 from __future__ import annotations
 
-from fractions import Fraction
+import sys
+import threading
 import unicodedata
+from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 from importlib import resources
@@ -233,7 +235,15 @@ class _ToAst(Transformer):
     # operators and application
     def binop(self, children):
         left, op, right = children
-        return S.BinOp(op, _term(left), _term(right), pos=_span(left, right))
+        node = S.BinOp(op, _term(left), _term(right), pos=_span(left, right))
+        # the chain of operators in a row (1 + 1 + … + 1 associates to the left): refused as soon
+        # as it passes what any stack can walk, not after the whole of a 4-million-operand sum
+        chains = _PARSING.chains
+        chain = chains.get(id(node.left), 0) + 1
+        chains[id(node)] = chain
+        if chain > _PARSING.cap:
+            raise LimitError(_too_deep(_PARSING.cap, chain), beyond_any_stack=True)
+        return node
 
     def add_op(self, children):
         return _OP_KEYS[children[0].type]
@@ -301,6 +311,8 @@ def _name(tok) -> str | None:
 
 
 FRAMES_PER_LEVEL = 6  # Python frames the front end spends per level of nesting, at most
+_PARSING = threading.local()  # per thread: `chains`, id of a BinOp the parse under way built -> the operators
+#                               in a row down its left; `cap`, the longest chain any stack can walk
 
 
 def _check_depth(term: S.Term) -> None:
@@ -346,10 +358,16 @@ def parse(text: str) -> S.Term:
     it is nested beyond what this implementation can recurse through."""
     if text.startswith("\ufeff"):  # a byte-order mark is no part of the program (as editors show it)
         text = text[1:]
+    from .stack import RECURSION_LIMIT
+
+    _PARSING.cap = max(sys.getrecursionlimit(), RECURSION_LIMIT) // FRAMES_PER_LEVEL
+    _PARSING.chains = {}
     try:
         term = _lark().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
+    finally:
+        _PARSING.chains = {}
     _check_depth(term)
     _glued_numbers(term, text)
     return term

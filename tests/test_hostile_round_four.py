@@ -214,3 +214,26 @@ def test_markdown_fences_are_longer_than_any_backtick_run_in_the_data():
     assert block[0] == block[-1] == "``````" and block[1:-1] == data.split("\n")
     assert md_block("plain") == ["```", "plain", "```"]
     assert md_code("a `` b") == "```a `` b```" and md_code("`x") == "`` `x ``"
+
+
+def test_a_chain_too_long_is_refused_while_parsing_not_after():
+    """A 4-million-operand sum was parsed whole (1.7 GB) before its length was refused. The
+    chain is now counted as it is read: a chain past the limit followed by a syntax error is
+    refused for its length — the parse never reached the error."""
+    from goi.semantics.errors import LimitError
+    from goi.semantics.parser import FRAMES_PER_LEVEL, parse
+    from goi.semantics.stack import RECURSION_LIMIT
+
+    cap = max(sys.getrecursionlimit(), RECURSION_LIMIT) // FRAMES_PER_LEVEL
+    with pytest.raises(LimitError, match="chain of"):
+        parse(" + ".join(["1"] * (cap + 10)) + " )")
+    assert parse(" + ".join(["1"] * 50)).op == "+"
+
+
+def test_goi_check_bounds_its_input():
+    import goi
+    from goi.semantics.errors import BudgetError
+
+    with pytest.raises(BudgetError, match="max_characters"):
+        goi.check("1" * 101, max_characters=100)
+    assert goi.check("1" * 100, max_characters=100).type is not None

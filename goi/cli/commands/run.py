@@ -76,7 +76,7 @@ def run(args, source: str, out) -> int:
 
     if args.dot == "":
         raise UsageError("--dot needs a directory (an empty name writes nowhere)")
-    judgement = api.check(source)
+    judgement = api.check(source, max_characters=args.max_input_bytes)
     execution = api.prepare(judgement, **machine_options(args, judgement))
     machine = execution.machine
 

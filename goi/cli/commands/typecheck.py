@@ -16,7 +16,7 @@ def run(args, source: str, out) -> int:
     from ...semantics.pretty import pretty
     from ...semantics.show import scalar
 
-    judgement = api.check(source)
+    judgement = api.check(source, max_characters=args.max_input_bytes)
     assert judgement.surface is not None  # check() keeps the parsed term
     if args.json:
         write_json({

@@ -45,7 +45,7 @@ def run(args, source: str, out) -> int:
     path = _output(args)
     if os.path.isdir(path):
         raise UsageError(f"-o {path}: a directory; name the page's file")
-    judgement = api.check(source)
+    judgement = api.check(source, max_characters=args.max_input_bytes)
     try:
         rec, page = compose(judgement, max_steps=args.max_steps, max_frames=args.max_frames,
                             max_recorded_steps=args.max_recorded_steps, title=f"goi view: {args.file or 'program'}",

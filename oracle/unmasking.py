@@ -22,6 +22,7 @@ from goi.semantics.types import F
 from .cases import CATCH_ALL, MAX_BUCKETS, UNMASK_CALLS, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, HANG
 from .notations import ReadError
+from .splitting import ABLATED, ANY_OPERATION
 
 COMMUTATIVE = ("+", "*")
 
@@ -111,7 +112,8 @@ class Unmasking:
             return
         variants = list(equivalents(term))
         if need:  # only the sites of what the bucket's bug needs: rewriting anything else leaves
-            variants = [v for v in variants if v[0] in need]  # its trigger as it was
+            variants = [v for v in variants if v[0] in need  # its trigger as it was
+                        or ANY_OPERATION in need and v[0] in ABLATED]
         for _, what, variant in variants:
             if budget[0] <= 0:
                 return

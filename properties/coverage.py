@@ -37,6 +37,7 @@ class Recorder:
     samples: list = field(default_factory=list)  # one small record per run, for the report's distributions
     budgets: list = field(default_factory=list)  # (property, message, program) of every example a budget stopped
     property: Optional[str] = None  # the property under way (set by the suite)
+    example: Optional[dict] = None  # the example under way: after a failure, the shrunk one Hypothesis replayed last
 
     def record(self, result, deep_decouplings: int = 0) -> None:
         """Count one run (a goi.Result) and report its rules to Hypothesis as events."""

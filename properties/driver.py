@@ -75,6 +75,22 @@ def _say(messages: list[str]) -> None:
         hypothesis.reporting.default(message)
 
 
+def _program_of(example: Optional[dict]) -> Optional[str]:
+    """The program of an example (its first surface term, as the paper writes it); None if it
+    has none (a pair of contexts, say, is shown by the property's own Finding)."""
+    from goi.semantics import syntax as S
+
+    from .runner import show
+
+    for value in (example or {}).values():
+        if isinstance(value, S.Term):
+            try:
+                return show(value)
+            except Exception:  # noqa: BLE001 - what cannot be shown is not kept; the finding still says what raised
+                return None
+    return None
+
+
 def run_property(name: str, profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
                  replay: Optional[str] = None, shrink: bool = True) -> PropertyResult:
     """Run one property of the suite; a KeyboardInterrupt propagates (the caller reports).
@@ -133,8 +149,9 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
             status = "failed"
         if isinstance(exc, Finding):
             finding, program = str(exc), exc.program or None
-        else:  # the machine itself raised on a generated program: a finding too
+        else:  # the machine itself raised on a generated program: a finding too, with that program
             finding = f"[{name}] {type(exc).__name__}: {exc}"
+            program = _program_of(recorder.example)
     seconds = time.perf_counter() - start
     result = PropertyResult(name, status, recorder.run_count - runs_before, seconds, finding, program, blob)
     if blob:

@@ -54,7 +54,9 @@ class Property:
         takes_data = "data" in inspect.signature(check).parameters
 
         def property_test(example, data):
-            coverage.current().property = name  # the runs of this example are recorded under it
+            recorder = coverage.current()
+            recorder.property = name  # the runs of this example are recorded under it
+            recorder.example = example  # a property that raises keeps the program it raised on (driver)
             PROGRESS.tick(name, config.examples)
             with undecided(name):  # an example a budget stopped is passed over (runner.undecided)
                 outcome = check(config=config, **example, **({"data": data} if takes_data else {}))

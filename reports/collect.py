@@ -72,10 +72,10 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
         "runs_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
     } for r in results]
     counterexamples = []
-    for r in results:
-        if r.status == "failed" and r.program:
+    for r in results:  # every failure, with its reason; its program when one was kept
+        if r.status == "failed":
             entry = {"property": r.name, "finding": r.finding, "program": r.program, "replay": r.replay}
-            if explain:
+            if explain and r.program:
                 entry["explanation"] = explain_program(r.program)
             counterexamples.append(entry)
     return {

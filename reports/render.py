@@ -35,11 +35,13 @@ def figures(data: dict) -> dict:
         for when in ("before", "after"):
             if dots.get(when):
                 out[f"counterexample-{i + 1}-{when}.svg"] = pictures.graph_svg(dots[when])
-        out[f"counterexample-{i + 1}-view.html"] = view_page(c)
+        if c.get("program"):
+            out[f"counterexample-{i + 1}-view.html"] = view_page(c)
     return {k: v for k, v in out.items() if v}
 
 
 VIEW_FRAMES = 30  # pictures in a counterexample's step-through page
+NO_PROGRAM = "No program was kept for this failure (the finding says what failed and where)."
 
 
 def view_page(counterexample: dict) -> Optional[str]:
@@ -136,7 +138,7 @@ def to_html(data: dict, figs: dict) -> str:
         return _template("report.html").render(
             data=data, figs=figs, css=CSS, paper=PAPER, summary=summary_line(data),
             environment=shown_environment(data["environment"]), sample_caption=sample_caption(data["programs"]),
-            state_of=state_of) + "\n"
+            state_of=state_of, no_program=NO_PROGRAM) + "\n"
     except jinja2.UndefinedError as exc:  # the data lacks what the page shows: malformed, as a TypeError says
         raise TypeError(f"the report's data is malformed: {exc}") from None
 
@@ -209,7 +211,8 @@ def to_markdown(data: dict, figs: dict) -> str:
     for i, c in enumerate(data["counterexamples"], 1):
         ex = c.get("explanation") or {}
         v = ex.get("violation")
-        out += [f"### {i}. {md_text(c['property'])}", ""] + md_block(c["program"]) + [""] + md_block(c["finding"] or "") + [""]
+        shown = md_block(c["program"]) if c.get("program") else [md_text(NO_PROGRAM)]
+        out += [f"### {i}. {md_text(c['property'])}", ""] + shown + ["", "Finding:", ""] + md_block(c["finding"] or "") + [""]
         if v:
             out += [f"Violated invariant **{md_text(v['check'])}** after step {md_text(v['step'])} ({md_code(v['rule'])}): "
                     f"{md_text(v['message'])}. From the paper: {md_text(v['paper'])}.", ""]

@@ -260,3 +260,56 @@ def test_a_malformed_report_is_refused_with_its_error_named_never_a_crash(ci_rep
     assert seen > 25
     assert main(["report", "--from", "/dev/zero", "--out", str(tmp_path / "z")]) == exitcodes.BAD_INPUT
     assert "larger than" in capsys.readouterr().err
+
+
+def test_a_property_that_raises_is_shown_with_its_reason_and_program(tmp_path, monkeypatch):
+    """Issue 54: a property that fails by raising (the machine broken so that it raises, not
+    returns a wrong value) was 'failed' and nothing else in index.html and report.md. Its
+    exception and the (shrunk) program it raised on are shown in both, as in the JSON."""
+    import dataclasses
+
+    from goi.properties import suite
+    from goi.semantics import syntax as S
+
+    declared = suite._declared()
+    soundness = suite.registry()["soundness"]
+
+    def raising(term, config):
+        if any(isinstance(t, S.BinOp) for t in S.walk(term)):
+            raise AttributeError("'NoneType' object has no attribute 'dst'")
+        return soundness.check(term=term, config=config)
+
+    planted = tuple(dataclasses.replace(p, check=raising) if p.name == "soundness" else p for p in declared)
+    monkeypatch.setattr(suite, "_declared", lambda: planted)
+    data = collect(["soundness"], "ci", examples=20)
+    (prop,) = data["properties"]
+    assert prop["status"] == "failed" and "AttributeError" in prop["finding"], prop
+    assert prop["program"] and any(op in prop["program"] for op in "+-*/•"), prop  # the program it raised on
+    (example,) = data["counterexamples"]
+    assert example["program"] == prop["program"] and "AttributeError" in example["finding"]
+    out = tmp_path / "out"
+    write(data, str(out))
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    from html import escape
+
+    for shown in (html, md):
+        assert "AttributeError" in shown and "has no attribute" in shown
+    assert escape(prop["program"], quote=False) in html and prop["program"] in md
+
+
+def test_a_failure_without_a_program_is_still_shown_with_its_reason(tmp_path):
+    """A failed property whose finding kept no program: listed among the counterexamples with
+    its finding, and said to have no program — never 'failed' alone, never a blank 'Observed'."""
+    from goi.properties.driver import PropertyResult
+    from goi.reports.collect import build, environment
+
+    data = build([PropertyResult("soundness", "failed", 3, 0.1, "[soundness] RuntimeError: planted", None, None)],
+                 environment("ci", None, 3), explain=True)
+    out = tmp_path / "out"
+    write(data, str(out))
+    html = (out / "index.html").read_text(encoding="utf-8")
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for shown in (html, md):
+        assert "RuntimeError: planted" in shown and "No program was kept" in shown
+    assert "Observed: ," not in html

@@ -370,6 +370,11 @@ class Page(str):
 
     height = 720  # pixels of the frame in a notebook
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        """The notebook's plain-text form of the page: one line, not the page again (Jupyter
+        keeps both forms; a str's would store the 165 KB page twice)."""
+        printer.text(f"<goi.view page: {len(self):,} characters of HTML (shown as the stepper)>")
+
     def _repr_html_(self) -> str:
         from html import escape
 

@@ -42,5 +42,7 @@ def test_the_notebook_of_the_api_doc_shows_the_result_and_the_stepper():
     frame = html_of(outputs[1])
     assert frame.startswith('<iframe class="goi-view" srcdoc="') and 'sandbox="allow-scripts"' in frame
     assert "&lt;script" in frame and "<script" not in frame.split('srcdoc="', 1)[1].split('"', 1)[0]  # the page, escaped
+    plain = [o for o in outputs[1] if o.get("output_type") == "execute_result"][0]["data"]["text/plain"]
+    assert plain.startswith("<goi.view page: ") and len(plain) < 200, plain[:300]  # the page is stored once (issue 54)
     hostile = html_of(outputs[2])
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in hostile and "<script>" not in hostile

@@ -237,3 +237,17 @@ def test_goi_check_bounds_its_input():
     with pytest.raises(BudgetError, match="max_characters"):
         goi.check("1" * 101, max_characters=100)
     assert goi.check("1" * 100, max_characters=100).type is not None
+
+
+def test_the_bounded_readers_default_wait_ends(tmp_path):
+    """Issue 52's surviving mutant: every test gave the reader a wait of its own. With none, a
+    FIFO no one writes to is refused after the documented READ_TIMEOUT of silence (10 s), not
+    waited on for good. (The test waits those seconds; its verdict is the error, not a time.)"""
+    from goi.files import READ_TIMEOUT, read_path
+    from goi.semantics.errors import ReadError
+
+    assert READ_TIMEOUT == 10.0  # docs/CLI.md: "a FIFO no one writes to is refused after 10 s"
+    fifo = tmp_path / "silent"
+    os.mkfifo(fifo)
+    with pytest.raises(ReadError, match="gave no end of file within 10 s"):
+        read_path(str(fifo), 100)

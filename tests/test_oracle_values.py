@@ -119,3 +119,27 @@ def test_each_shrinker_owns_its_budget_and_the_run_has_none():
         assert spent.ask(case.text) is case
     finally:
         oracle.close()
+
+
+def test_a_shrinker_keeps_its_buckets_signature_when_a_smaller_program_fails_otherwise():
+    """Issue 52's surviving mutant: a reducer that takes any failure. `(0 * 0) - 5` fails as the
+    subtraction bucket; `0 * 0`, one step smaller and the lightest step, fails too — as the
+    product's bucket. The subtraction's shrinker must not take it: its minimal program is a
+    subtraction."""
+    import sys
+    from pathlib import Path
+
+    from goi.oracle import Oracle, OracleConfig
+
+    mocks = Path(__file__).resolve().parent / "oracle_mocks"
+    oracle = Oracle(OracleConfig(command=[sys.executable, str(mocks / "two_errors.py"), "--lines"], protocol="lines",
+                                 database=None, corpus=False, shrink_calls=500))
+    try:
+        member = oracle.classify("(0 * 0) - 5")
+        product = oracle.classify("0 * 0")
+        assert member.signature != product.signature and "subtraction" in member.signature
+        reduced, _seconds, _calls, complete = oracle.shrinker(member.signature).reduced(member)
+    finally:
+        oracle.close()
+    assert reduced.signature == member.signature and " - " in reduced.text and "*" not in reduced.text, reduced.text
+    assert complete and reduced.text == "0 - 0"

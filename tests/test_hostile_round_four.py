@@ -251,3 +251,21 @@ def test_the_bounded_readers_default_wait_ends(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ReadError, match="gave no end of file within 10 s"):
         read_path(str(fifo), 100)
+
+
+@pytest.mark.parametrize("source", [
+    "(λf:F -> F. f 1) (λx:F. x + 1)",
+    "(λg:(F -> F) -> F. g (λx:F. x)) (λh:F -> F. h 2)",
+    "(λf:F -> F -> F. f 1 2) (λx:F. λy:F. x - y)",
+])
+def test_the_paper_notation_writes_function_taking_types_as_written(source):
+    """Issue 52's surviving mutant (the notation printer's annotations of function-taking types):
+    the paper notation prints each annotation exactly as the source writes it — the arrow
+    right-associative, a function argument parenthesised — and reads it back to the same term."""
+    import goi
+    from goi.oracle.notations import notation, render
+
+    judgement = goi.check(source)
+    text = render(judgement, "paper")
+    assert text == source
+    assert notation("paper").read(text) == judgement.surface

@@ -269,3 +269,12 @@ def test_the_paper_notation_writes_function_taking_types_as_written(source):
     text = render(judgement, "paper")
     assert text == source
     assert notation("paper").read(text) == judgement.surface
+
+
+def test_a_deeply_nested_notation_file_is_said_to_be_one(tmp_path, capsys):
+    """Not "the program is nested too deeply": there is no program yet."""
+    path = tmp_path / "deep.toml"
+    path.write_text('name = "x"\nz = ' + "[" * 100000 + "]" * 100000 + "\n", encoding="utf-8")
+    assert main(["oracle", "--impl", CORRECT, "--notation", str(path)]) == exitcodes.USAGE
+    err = one_line_error(capsys)
+    assert "nested too deeply" in err and "notation file" in err and "the program is" not in err

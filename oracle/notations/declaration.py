@@ -136,6 +136,8 @@ def declared(data: bytes, source: str) -> Notation:
         raise NotationError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise NotationError(f"{source}: not a TOML file: {exc}") from None
+    except RecursionError:  # arrays or tables nested past what the TOML reader can recurse through
+        raise NotationError(f"{source}: not a notation file: its TOML is nested too deeply") from None
     return _Reader(source).notation(table)
 
 

@@ -443,6 +443,19 @@ def test_a_bug_hidden_behind_another_is_found_by_rewriting_a_member():
     finally:
         oracle.close()
     assert oracle.calls > calls
+    # a known bug met while unmasking is set aside like any known bucket: not new, not shrunk (a fresh
+    # run, whose cache has not met the rewritten member)
+    fresh = Oracle(OracleConfig(command=mock("masked_product", "--lines"), protocol="lines", database=None,
+                                corpus=False, shrink_calls=1000))
+    try:
+        known = Report(fresh.config)
+        known.cases.append(fresh.classify(member))
+        known.known_signatures = frozenset({found.signature})
+        before = fresh.calls
+        fresh.unmask(known, {case.signature: known.cases[:]}, {case.signature: frozenset({"let", "call"})})
+        assert known.shrunk == {} and fresh.calls > before  # met (a call was made), and set aside
+    finally:
+        fresh.close()
 
 
 @given(programs(max_depth=4, sharing=True, swarm=True, scopes=True))

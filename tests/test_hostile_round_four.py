@@ -278,3 +278,19 @@ def test_a_deeply_nested_notation_file_is_said_to_be_one(tmp_path, capsys):
     assert main(["oracle", "--impl", CORRECT, "--notation", str(path)]) == exitcodes.USAGE
     err = one_line_error(capsys)
     assert "nested too deeply" in err and "notation file" in err and "the program is" not in err
+
+
+def test_parametricity_compares_where_each_rule_fires_not_only_which():
+    """Issue 52's surviving mutant (parametricity's comparison): the same rules at other
+    places of the graph is a difference; the same rules at the same places is none."""
+    from types import SimpleNamespace
+
+    from goi.properties.parametricity import compare
+    from goi.properties.runner import Finding
+
+    done = SimpleNamespace(status="final", limit=None)
+    mine = [("pass.op.up", (("Node", 1), ("Link", 2))), ("rw.op.fold", (("Node", 1),))]
+    moved = [("pass.op.up", (("Node", 1), ("Link", 3))), ("rw.op.fold", (("Node", 1),))]
+    compare((mine, done), (list(mine), done), "zero", "total", {})
+    with pytest.raises(Finding, match="transition 1 differs"):
+        compare((mine, done), (moved, done), "zero", "total", {})

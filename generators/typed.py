@@ -21,8 +21,6 @@ from hypothesis import strategies as st
 from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, F, Type, Vec
 
-# A few small function types over F (vector types are added inside decouplings).
-FUNCTION_TYPES = [Arrow(F, F), Arrow(F, Arrow(F, F)), Arrow(Arrow(F, F), F)]
 
 small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9), st.sampled_from([0, 0, 1]))
 unsigned_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(0, 9), st.sampled_from([0, 0, 1]))

@@ -18,7 +18,6 @@ graphs with many alike parts, which is why the checks use `canonical`.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Optional
 
 from . import graph as G
@@ -26,8 +25,6 @@ from .types import Arrow, Type, Vec
 
 if TYPE_CHECKING:
     import networkx as nx
-
-_NAME = re.compile(r"V_([A-Za-z0-9'.]+)")
 
 
 def _abstract_type(t: Type, order: list[str]) -> str:

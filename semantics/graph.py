@@ -50,7 +50,6 @@ PCON = "rotC"  # provisional contraction rotC_n
 PROJ = "P"  # projection P_n
 ABD = "A"  # decoupling
 
-DOORS = frozenset({BANG, WHY, PWHY})
 CONSTANTS = frozenset({CONST, VCONST})
 
 VAR = -1  # dst_port of a λ's bound-variable link

@@ -120,10 +120,6 @@ def has_metas(t: Type) -> bool:
     return False
 
 
-def is_ground(t: Type) -> bool:
-    return isinstance(t, (Field, Vec))
-
-
 def rename(t: Type, mapping: dict[str, str]) -> Type:
     """Apply a renaming of names to a type."""
     if isinstance(t, Vec):

@@ -182,6 +182,15 @@ def add_campaign_arguments(p, shards: str) -> None:
                    help="refuse a campaign of more than N programs before it starts (default 100000000)")
 
 
+def check_campaign_arguments(args) -> None:
+    """What the campaign options (add_campaign_arguments) need of each other, said in one place
+    for every command that takes them."""
+    from .errors import UsageError
+
+    if args.resume and args.checkpoint is None:
+        raise UsageError("--resume needs --checkpoint FILE")
+
+
 def campaign_warn(line: str) -> None:
     """A campaign's plan and its checkpoint's warnings: standard error, never the output."""
     import sys

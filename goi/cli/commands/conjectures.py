@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from .. import exitcodes
-from ..arguments import add_campaign_arguments, campaign_warn, positive_int
+from ..arguments import add_campaign_arguments, campaign_warn, check_campaign_arguments, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -46,8 +46,7 @@ def run(args, _source, out) -> int:
     for option in ("context_size", "cluster", "checkpoint", "parts"):
         if getattr(args, option) is not None and args.exhaustive is None:
             raise UsageError(f"--{option.replace('_', '-')} is for --exhaustive runs")
-    if args.resume and args.checkpoint is None:
-        raise UsageError("--resume needs --checkpoint FILE")
+    check_campaign_arguments(args)
     exhaustive = None
     if args.exhaustive is not None:
         exhaustive = {"bound": args.exhaustive, "context_size": args.context_size or 3}

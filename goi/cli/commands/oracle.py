@@ -17,8 +17,8 @@ import sys
 from fractions import Fraction
 
 from .. import exitcodes
-from ..arguments import (MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, non_negative_int, positive_int,
-                         positive_seconds)
+from ..arguments import (MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, check_campaign_arguments,
+                         non_negative_int, positive_int, positive_seconds)
 from ..io import read_file, read_text, say, schema, writable_directory, write_json
 from . import command
 
@@ -205,8 +205,7 @@ def _run(args) -> int:
         raise UsageError("--exhaustive lists every program: not with --shards")
     if (args.exhaustive is not None or args.shards is not None or args.cluster) and args.printer is not None:
         raise UsageError("a campaign prints with goi's notations: not with --printer")
-    if args.resume and args.checkpoint is None:
-        raise UsageError("--resume needs --checkpoint FILE")
+    check_campaign_arguments(args)
     if args.max_campaign is not None and args.exhaustive is None and args.shards is None and not args.cluster:
         raise UsageError("--max-campaign bounds a campaign (--exhaustive, --shards or --cluster): a survey's size is "
                          "--max-programs")

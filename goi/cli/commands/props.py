@@ -12,7 +12,8 @@ from __future__ import annotations
 import sys
 
 from .. import exitcodes
-from ..arguments import add_campaign_arguments, campaign_warn, properties_to_run, integer, positive_int
+from ..arguments import (add_campaign_arguments, campaign_warn, check_campaign_arguments,
+                         integer, positive_int, properties_to_run)
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -129,8 +130,7 @@ def random_campaign(args, names) -> int:
 
     if args.replay is not None:
         raise UsageError("--replay replays one failure: not with --cluster or --shards")
-    if args.resume and args.checkpoint is None:
-        raise UsageError("--resume needs --checkpoint FILE")
+    check_campaign_arguments(args)
     count = args.shards or 8
     total = args.examples or config(args.profile).examples
     check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
@@ -200,8 +200,7 @@ def exhaustive(args, names) -> int:
         raise UsageError(f"--exhaustive checks properties that take a program alone; not: {', '.join(left_out)}")
     if args.examples is not None or args.seed is not None or args.replay is not None:
         raise UsageError("--exhaustive lists every program: --examples, --seed and --replay are for random runs")
-    if args.resume and args.checkpoint is None:
-        raise UsageError("--resume needs --checkpoint FILE")
+    check_campaign_arguments(args)
     from ...generators.shapes import shape_space
     from ...properties.suite import registry
 

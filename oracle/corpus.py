@@ -18,3 +18,15 @@ def corpus_files() -> list:
         for item in sorted((f for f in folder.iterdir() if f.name.endswith(".goi")), key=lambda f: f.name):
             out.append((f"{folder.name}/{item.name}", item.read_text(encoding="utf-8")))
     return out
+
+
+def corpus_titles() -> dict:
+    """Each example's title (tests/programs/titles.toml), by its origin without `.goi`."""
+    import tomllib
+    from importlib import resources
+
+    try:
+        text = resources.files("goi.corpus").joinpath("titles.toml").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return {}
+    return {k: v for k, v in tomllib.loads(text).items() if isinstance(v, str)}

@@ -118,10 +118,12 @@ def page(title: str = "goi view: program") -> str:
 
 def examples() -> list:
     """The example programs of the menu, from the corpus (the paper's and the visualiser's):
-    name, group, text, and the value it is expected to have (its `-- expect:` line)."""
+    name, group, text, the value it is expected to have (its `-- expect:` line), and its title
+    (tests/programs/titles.toml; the name where it has none)."""
     from goi.expected import INLINE
-    from goi.oracle.corpus import corpus_files
+    from goi.oracle.corpus import corpus_files, corpus_titles
 
+    titles = corpus_titles()
     out = []
     for origin, text in corpus_files():
         group, _, name = origin.partition("/")
@@ -130,5 +132,6 @@ def examples() -> list:
             m = INLINE.match(line)
             if m:
                 expected[m.group(1) or "value"] = m.group(2)
-        out.append({"group": group, "name": name.removesuffix(".goi"), "text": text, "expected": expected})
+        out.append({"group": group, "name": name.removesuffix(".goi"), "text": text, "expected": expected,
+                    "title": titles.get(origin.removesuffix(".goi"), name.removesuffix(".goi"))})
     return out

@@ -240,10 +240,16 @@ def test_errors_show_at_their_line_and_column_with_goi_s_message(server, driver,
 def test_every_example_of_the_menu_runs_to_its_corpus_value(server, driver):
     _open(driver, server)
     menu = driver.execute_script("return [...document.querySelectorAll('#examples option')].filter((o) => o.value)"
-                                 ".map((o) => [o.value, o.dataset.origin])")
+                                 ".map((o) => [o.value, o.dataset.origin, o.textContent])")
     corpus = sorted(PROGRAMS.glob("*/*.goi"))
     assert len(menu) == len(corpus) > 10
-    assert sorted(origin for _value, origin in menu) == [f"{p.parent.name}/{p.stem}" for p in corpus]
+    assert sorted(origin for _value, origin, _title in menu) == [f"{p.parent.name}/{p.stem}" for p in corpus]
+    import tomllib
+
+    titles = tomllib.loads((PROGRAMS / "titles.toml").read_text(encoding="utf-8"))
+    assert sorted(titles) == [f"{p.parent.name}/{p.stem}" for p in corpus]  # every example has a title, no other
+    assert all(title == titles[origin] for _value, origin, title in menu)  # the menu shows titles, not file names
+    menu = [(value, origin) for value, origin, _title in menu]
     for value, origin in menu:
         driver.execute_script("const m = document.getElementById('examples'); m.value = arguments[0];"
                               "m.dispatchEvent(new Event('change'))", value)

@@ -183,7 +183,7 @@ fetch("site.json").then((r) => r.json()).then((data) => {
   const groups = {};
   site.examples.forEach((ex, i) => {
     if (!groups[ex.group]){ groups[ex.group] = document.createElement("optgroup"); groups[ex.group].label = site.groups[ex.group] || ex.group; menu.append(groups[ex.group]); }
-    const o = document.createElement("option"); o.value = String(i); o.textContent = ex.name; o.dataset.origin = ex.group + "/" + ex.name; groups[ex.group].append(o);
+    const o = document.createElement("option"); o.value = String(i); o.textContent = ex.title || ex.name; o.dataset.origin = ex.group + "/" + ex.name; groups[ex.group].append(o);
   });
   menu.onchange = () => { if (menu.value === ""){ return; } $("program").value = site.examples[Number(menu.value)].text; check(); };
   const checks = $("opt-checks");

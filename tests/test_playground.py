@@ -263,6 +263,11 @@ def test_every_example_of_the_menu_runs_to_its_corpus_value(server, driver):
         summary = last["summary"]
         assert summary["status"] == "final" and summary["value"] == expected["value"], name
         assert driver.find_element("id", "result-value").text == expected["value"]
+        if "/" in expected["value"]:  # an exact fraction, its decimal beside it (issue 54)
+            from fractions import Fraction
+
+            near = driver.find_element("id", "result-decimal").text
+            assert near.startswith("≈ ") and abs(float(near[2:].rstrip("…")) - float(Fraction(expected["value"]))) < 1e-9
         if "type" in expected:
             assert summary["type"] == expected["type"], name
         if "parameters" in expected:

@@ -8,6 +8,18 @@ const waiting = new Map();  // message id -> resolve
 const FIRST_EXAMPLE = "paper/deep_decoupling";  // what a first visit shows, run (13, parameters 3 and 2)
 window.goiPlayground = {last: null, page: null};  // the last run's answer and downloaded page, for tests and the console
 
+
+// An exact value's decimal, beside it (16581821131/2250000000 ≈ 7.36969828044…): twelve
+// digits after the point, exactly (BigInt), "…" where it goes on.
+function decimal(text){
+  const m = /^(-?)(\d+)\/(\d+)$/.exec(text);
+  if (!m) return "";
+  const n = BigInt(m[2]), d = BigInt(m[3]);
+  let r = n % d, digits = "";
+  for (let i = 0; i < 12 && r !== 0n; i++){ r *= 10n; digits += (r / d).toString(); r %= d; }
+  return "≈ " + m[1] + (n / d).toString() + (digits ? "." + digits : "") + (r !== 0n ? "…" : "");
+}
+
 function startWorker(){
   ready = false;
   worker = new Worker("worker.mjs", {type: "module"});
@@ -111,6 +123,8 @@ async function run(){
     const s = result.summary;
     $("result").hidden = false;
     $("result-value").textContent = s.status === "final" ? s.value : s.status + ": " + (s.reason || "");
+    const near = s.status === "final" ? decimal(String(s.value)) : "";
+    $("result-decimal").textContent = near; $("result-decimal-row").hidden = !near;
     $("result-type").textContent = s.type;
     $("result-parameters").textContent = s.parameters.join(", ") || "-";
     $("result-transitions").textContent = s.transitions.total + " (pass " + s.transitions.pass + ", rewrite " + s.transitions.rewrite + ")";

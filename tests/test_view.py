@@ -529,3 +529,35 @@ def test_most_pictures_keep_the_nodes_places_on_a_long_run(gradient_descent):
     settle it; a picture's cost is counted here in layouts, never timed."""
     rec = gradient_descent
     assert sum(rec.relaid) <= len(rec.frames) // 3, (sum(rec.relaid), len(rec.frames))
+
+
+def test_a_step_without_a_picture_shows_the_last_picture_before_it_and_the_end_marks_the_program(capsys, tmp_path,
+                                                                                                  driver):
+    """Issue 54: on gradient descent with few pictures, a step without one showed an empty
+    pane. It now shows the last picture before it, dimmed and said to be that step's, and
+    the last step marks the whole program (its value is the whole program's)."""
+    page, _data = _view(capsys, tmp_path, "--max-frames", "4", str(PROGRAMS / "visualiser" /
+                                                                   "gradient_descent_in_calculus.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    data = driver.execute_script("return JSON.parse(document.getElementById('goi-data').textContent)")
+    steps = data["steps"]
+    k = next(i for i in range(1, len(steps)) if steps[i]["frame"] is None)
+    before = max(i for i in range(k) if steps[i]["frame"] is not None)
+    driver.execute_script("const j = document.getElementById('jump'); j.value = arguments[0];"
+                          "j.dispatchEvent(new Event('change'))", steps[k]["n"])
+    _settled(driver, k)
+    pane = driver.find_element("id", "graph")
+    assert pane.get_attribute("data-frame") == str(steps[before]["frame"])  # a picture, not an empty pane
+    assert driver.execute_script("return !!document.querySelector('#graph svg')")
+    assert "earlier" in pane.get_attribute("class")
+    note = driver.find_element("id", "no-picture")
+    assert note.is_displayed() and f"the graph as step {steps[before]['n']} drew it" in note.text
+    assert "pictures field" in note.text  # the playground's name for --max-frames too
+    last = len(steps) - 1
+    driver.execute_script("const j = document.getElementById('jump'); j.value = arguments[0];"
+                          "j.dispatchEvent(new Event('change'))", steps[last]["n"])
+    _settled(driver, last)
+    marked = driver.execute_script("const m = document.querySelector('#source mark'); return m ? m.textContent : null")
+    assert marked == data["program"]
+    assert not driver.find_element("id", "no-picture").is_displayed()

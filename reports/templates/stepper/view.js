@@ -56,6 +56,8 @@ function pan(dx, dy){  // by screen pixels
 // an edge label is 8 units tall in the drawing (semantics/dot.py): below this many screen pixels
 // per unit it is under 7 px, unreadable
 const READABLE = 7 / 8;
+const NO_PICTURE_WHY = "the pictures are spread over the run: --max-frames, the playground's pictures field; the final state and every decoupling always have one";
+const NO_PICTURE = "no picture of the graph at this step: " + NO_PICTURE_WHY;
 let wholeNext = false;  // fit pressed again after a focus view: the whole graph
 function fit(){
   box = null; applyBox();
@@ -156,9 +158,12 @@ function start(data, frames){
     document.body.dataset.glided = String(glided);  // how many nodes the last change of picture moved
     if (moved) pane.querySelectorAll("g.edge, g.cluster, g.labels").forEach((e) => e.animate([{opacity: 0.15}, {opacity: 1}], {duration: ms}));
   }
+  function earlier(i){  // the last step at or before i with a picture (the graph as it last was drawn), or -1
+    for (let k = i; k >= 0; k--) if (steps[k].frame !== null) return k;
+    return -1;
+  }
   async function showFrame(f){
     const pane = $("graph");
-    $("no-picture").hidden = f !== null;
     if (f === null){ pane.innerHTML = ""; shownFrame = -1; pane.dataset.frame = "none"; return; }
     if (f !== shownFrame){
       shownFrame = f;
@@ -194,9 +199,18 @@ function start(data, frames){
     at = Math.max(0, Math.min(last, i));
     const s = steps[at];
     const shown = at;
-    showFrame(s.frame).then(() => { if (at === shown && current === self) { highlight(s); follow(); document.body.dataset.ready = String(shown); } });
+    // a step without a picture shows the last picture before it, said to be that one (not an empty pane)
+    const drawn = s.frame !== null ? at : earlier(at);
+    const f = drawn < 0 ? null : steps[drawn].frame;
+    $("no-picture").hidden = s.frame !== null;
+    $("no-picture").textContent = s.frame !== null ? "" : (drawn < 0 ? NO_PICTURE :
+      "no picture of this step: the graph as step " + steps[drawn].n + " drew it, " + (s.n - steps[drawn].n) +
+      " step(s) earlier (" + NO_PICTURE_WHY + ")");
+    $("graph").classList.toggle("earlier", s.frame === null && drawn >= 0);
+    showFrame(f).then(() => { if (at === shown && current === self) { highlight(s); follow(); document.body.dataset.ready = String(shown); } });
     highlight(s);
-    showSource(s);
+    // the end of a run that reached its value: the value is the whole program's, so the whole program is marked
+    showSource(at === last && data.status === "final" ? {span: [0, data.program.length]} : s);
     $("counter").textContent = "step " + s.n + " / " + total;
     $("step").textContent = String(s.n);
     const r = s.rule ? data.rules[s.rule] : null;
@@ -207,7 +221,7 @@ function start(data, frames){
     $("rule-link").textContent = r ? "catalogue entry (docs/RULES.md#" + r.anchor + ")" : "";
     $("rule-entry").hidden = !r || !r.entry;
     $("rule-text").textContent = r ? r.entry : "";
-    $("picture").textContent = s.frame === null ? "none (--max-frames spreads the pictures over the run)" : (s.frame + 1) + " of " + data.frames + ": " + data.notes[s.frame];
+    $("picture").textContent = s.frame === null ? "none (" + NO_PICTURE_WHY + ")" : (s.frame + 1) + " of " + data.frames + ": " + data.notes[s.frame];
     $("link").textContent = "ℓ" + s.link;
     $("dir").textContent = s.dir;
     $("flag").textContent = s.flag;

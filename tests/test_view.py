@@ -451,6 +451,18 @@ def test_fit_where_the_whole_graph_is_unreadable_focuses_on_the_token_then_shows
     body.send_keys("0")
     whole = driver.execute_script(state)
     assert whole["view"] == "whole" and whole["whole"] and 8 * whole["scale"] < 7, whole  # the check above can fail
+    assert "too small to read" in whole["note"], whole
+    # issue 54: the note follows the picture — zoomed in until the labels are readable, it no longer asks for it
+    for _ in range(12):
+        body.send_keys("+")
+        now = driver.execute_script(state)
+        if 8 * now["scale"] >= 7:
+            break
+    assert 8 * now["scale"] >= 7 and "too small" not in now["note"], now
+    body.send_keys("-")
+    for _ in range(12):
+        body.send_keys("-")
+    assert "too small to read" in driver.execute_script(state)["note"]
 
 
 CHURCH = "let d = λf. λx. f (f x) in {}λx. x + 1{} 0"  # N nested doublings: about 43·2^N transitions

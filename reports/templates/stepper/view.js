@@ -23,7 +23,16 @@ function packedFrames(){  // goi view's pictures: gzip + base64 in <script> temp
 let box = null;  // the part of the drawing shown (an SVG viewBox); null: all of it (fit)
 const svgShown = () => $("graph").querySelector("svg");
 function baseBox(svg){ return svg.dataset.base.split(/[ ,]+/).map(Number); }
-function applyBox(){ const svg = svgShown(); if (svg) svg.setAttribute("viewBox", (box || baseBox(svg)).join(" ")); }
+function applyBox(){ const svg = svgShown(); if (svg) svg.setAttribute("viewBox", (box || baseBox(svg)).join(" ")); viewNote(); }
+function viewNote(){  // what the pane shows, said after every change of it (a zoom, a pan, fit, a new picture, a new run)
+  const svg = svgShown(), note = $("view-note");
+  if (!note) return;
+  if (!svg){ note.textContent = ""; return; }
+  const scale = svg.getScreenCTM() ? (svg.getScreenCTM().a || 1) : 1, view = $("graph").dataset.view;
+  note.textContent = scale < READABLE ? (view === "whole" ? "the whole graph: " : "") + "its labels are too small to read at this scale: zoom in (+)"
+    : view === "focus" ? "focus on the token (the whole graph would be unreadable): fit again for all of it" : "";
+  note.dataset.scale = scale.toFixed(3);
+}
 function adopt(svg){  // a new picture: the pane's size, the zoom kept
   svg.dataset.base = svg.getAttribute("viewBox");
   svg.removeAttribute("width"); svg.removeAttribute("height");
@@ -40,6 +49,7 @@ function labelsOnTop(svg){  // links' labels above every link and node, with a h
 }
 function zoom(factor, x, y){  // about the screen point (x, y), by default the pane's centre
   const svg = svgShown(); if (!svg) return;
+  if ($("graph").dataset.view === "whole") $("graph").dataset.view = "zoomed";
   const r = $("graph").getBoundingClientRect();
   if (x === undefined){ x = r.left + r.width / 2; y = r.top + r.height / 2; }
   const b = box || baseBox(svg), p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM().inverse());
@@ -70,12 +80,12 @@ function fit(){
     follow();
     wholeNext = true;
     $("graph").dataset.view = "focus";
-    $("view-note").textContent = "focus on the token (the whole graph would be unreadable): fit again for all of it";
+    viewNote();
     return;
   }
   wholeNext = false;
   $("graph").dataset.view = "whole";
-  $("view-note").textContent = scale < READABLE ? "the whole graph: zoom in (+) to read its labels" : "";
+  viewNote();
 }
 function zoomAtToken(factor){  // + and −: about the token's link when following it, and it stays in view
   const edge = $("follow").checked ? document.querySelector("#graph g.edge.token") : null;
@@ -125,8 +135,10 @@ function start(data, frames){
   }
   const place = (n) => (total ? 100 * n / total : 0) + "%";
   let at = 0, shownFrame = -1, timer = null;
-  box = null;
+  box = null; wholeNext = false;
   $("graph").innerHTML = "";
+  $("graph").dataset.view = "whole";  // a new run starts on its whole graph: no note of the run before stays
+  viewNote();
 
   function find(from, dir, pred){
     for (let i = from + dir; i >= 0 && i <= last; i += dir){ if (pred(steps[i])) return i; }

@@ -263,6 +263,8 @@ def test_every_example_of_the_menu_runs_to_its_corpus_value(server, driver):
         summary = last["summary"]
         assert summary["status"] == "final" and summary["value"] == expected["value"], name
         assert driver.find_element("id", "result-value").text == expected["value"]
+        title = driver.execute_script("return document.querySelector('#examples option:checked').textContent")
+        assert driver.find_element("id", "hint-what").text == f"The example “{title}”, run on the graph machine"
         if "/" in expected["value"]:  # an exact fraction, its decimal beside it (issue 54)
             from fractions import Fraction
 

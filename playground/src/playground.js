@@ -9,6 +9,13 @@ const FIRST_EXAMPLE = "paper/deep_decoupling";  // what a first visit shows, run
 window.goiPlayground = {last: null, page: null};  // the last run's answer and downloaded page, for tests and the console
 
 
+// What the header says was run: the example chosen, by its title, while its text is unchanged;
+// else the reader's own program.
+function shownProgram(){
+  const menu = $("examples"), ex = menu.value !== "" && site ? site.examples[Number(menu.value)] : null;
+  return ex && ex.text === $("program").value ? "The example \u201c" + (ex.title || ex.name) + "\u201d" : "Your program";
+}
+
 // An exact value's decimal, beside it (16581821131/2250000000 ≈ 7.36969828044…): twelve
 // digits after the point, exactly (BigInt), "…" where it goes on.
 function decimal(text){
@@ -122,6 +129,7 @@ async function run(){
   } else {
     const s = result.summary;
     $("result").hidden = false;
+    $("hint-what").textContent = shownProgram() + ", run on the graph machine";
     $("result-value").textContent = s.status === "final" ? s.value : s.status + ": " + (s.reason || "");
     const near = s.status === "final" ? decimal(String(s.value)) : "";
     $("result-decimal").textContent = near; $("result-decimal-row").hidden = !near;

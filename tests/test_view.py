@@ -573,3 +573,24 @@ def test_a_step_without_a_picture_shows_the_last_picture_before_it_and_the_end_m
     marked = driver.execute_script("const m = document.querySelector('#source mark'); return m ? m.textContent : null")
     assert marked == data["program"]
     assert not driver.find_element("id", "no-picture").is_displayed()
+
+
+def test_wheel_zoom_at_a_corner_keeps_the_followed_token_in_the_pane(capsys, tmp_path, driver):
+    """Issue 54: four wheel notches at the pane's corner put the token's link below the pane;
+    'follow token' brought it back only at the next step. The wheel now keeps it in view."""
+    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "gradient_descent_in_calculus.goi"))
+    driver.get(page.as_uri())
+    _settled(driver, 0)
+    body = driver.find_element("tag name", "body")
+    body.send_keys("d")  # the decoupling: a large graph
+    inside = """
+        document.getAnimations().forEach((a) => a.finish());
+        const pane = document.getElementById('graph').getBoundingClientRect();
+        const e = document.querySelector('#graph g.edge.token').getBoundingClientRect();
+        return e.left >= pane.left && e.right <= pane.right && e.top >= pane.top && e.bottom <= pane.bottom;"""
+    assert driver.execute_script("return document.getElementById('follow').checked")
+    for _ in range(4):
+        driver.execute_script("""const g = document.getElementById('graph'), r = g.getBoundingClientRect();
+            g.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: r.left + 3, clientY: r.top + 3,
+                                                     bubbles: true, cancelable: true}));""")
+        assert driver.execute_script(inside)

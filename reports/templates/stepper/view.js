@@ -112,7 +112,9 @@ function sizePane(){  // the pane fills the window below the controls: the token
 (function panes(){
   const g = $("graph");
   let drag = null;
-  g.addEventListener("wheel", (e) => { e.preventDefault(); zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY); }, {passive: false});
+  g.addEventListener("wheel", (e) => {  // about the pointer; the token kept in the pane while it is followed
+    e.preventDefault(); zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX, e.clientY); follow();
+  }, {passive: false});
   g.addEventListener("pointerdown", (e) => { drag = [e.clientX, e.clientY]; g.classList.add("panning"); g.setPointerCapture(e.pointerId); });
   g.addEventListener("pointermove", (e) => { if (!drag) return; pan(e.clientX - drag[0], e.clientY - drag[1]); drag = [e.clientX, e.clientY]; });
   const end = () => { drag = null; g.classList.remove("panning"); };
@@ -219,7 +221,11 @@ function start(data, frames){
       "no picture of this step: the graph as step " + steps[drawn].n + " drew it, " + (s.n - steps[drawn].n) +
       " step(s) earlier (" + NO_PICTURE_WHY + ")");
     $("graph").classList.toggle("earlier", s.frame === null && drawn >= 0);
-    showFrame(f).then(() => { if (at === shown && current === self) { highlight(s); follow(); document.body.dataset.ready = String(shown); } });
+    showFrame(f).then(() => {
+      if (at !== shown || current !== self) return;
+      highlight(s);
+      follow(); document.body.dataset.ready = String(shown);
+    });
     highlight(s);
     // the end of a run that reached its value: the value is the whole program's, so the whole program is marked
     showSource(at === last && data.status === "final" ? {span: [0, data.program.length]} : s);

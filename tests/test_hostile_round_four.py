@@ -294,3 +294,22 @@ def test_parametricity_compares_where_each_rule_fires_not_only_which():
     compare((mine, done), (list(mine), done), "zero", "total", {})
     with pytest.raises(Finding, match="transition 1 differs"):
         compare((mine, done), (moved, done), "zero", "total", {})
+
+
+def test_goi_report_names_a_missing_extra_before_any_property_runs(tmp_path, capsys, monkeypatch):
+    """Without the `reports` extra, `goi report` ran every property for minutes, then said
+    matplotlib was missing. It says so first: exit 2, no property run."""
+    from goi.reports import pictures
+
+    real = pictures.require
+
+    def without_matplotlib(module: str):
+        if module == "matplotlib":
+            raise pictures.MissingExtra("reports need matplotlib: pip install 'goi-abductive[reports]'")
+        return real(module)
+
+    monkeypatch.setattr(pictures, "require", without_matplotlib)
+    assert main(["report", "--profile", "ci", "--properties", "soundness", "--examples", "3",
+                 "--out", str(tmp_path / "out")]) == exitcodes.USAGE
+    err = one_line_error(capsys)
+    assert "matplotlib" in err and "soundness" not in err  # no property's line: none ran

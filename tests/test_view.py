@@ -594,3 +594,35 @@ def test_wheel_zoom_at_a_corner_keeps_the_followed_token_in_the_pane(capsys, tmp
             g.dispatchEvent(new WheelEvent('wheel', {deltaY: -100, clientX: r.left + 3, clientY: r.top + 3,
                                                      bubbles: true, cancelable: true}));""")
         assert driver.execute_script(inside)
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1440, 900)])
+def test_the_highlighted_term_and_the_token_stay_in_view_at_every_step(capsys, tmp_path, driver, width, height):
+    """Issue 54: at 1280×720 the highlighted term was below the window at the decoupling. At
+    both sizes, at every step of the paper's deep-decoupling example: the marked term is in
+    the window (and in the side panel), the token's link in the pane, the page not scrolled."""
+    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "paper" / "deep_decoupling.goi"))
+    driver.set_window_size(width, height)
+    try:
+        driver.get(page.as_uri())
+        _settled(driver, 0)
+        from selenium.webdriver.common.keys import Keys
+
+        last = driver.execute_script("return JSON.parse(document.getElementById('goi-data').textContent).steps.length - 1")
+        body = driver.find_element("tag name", "body")
+        where = """
+            document.getAnimations().forEach((a) => a.finish());
+            const m = document.querySelector('#source mark'), side = document.getElementById('side').getBoundingClientRect();
+            const pane = document.getElementById('graph').getBoundingClientRect();
+            const e = document.querySelector('#graph g.edge.token');
+            const r = m ? m.getBoundingClientRect() : null, t = e ? e.getBoundingClientRect() : null;
+            return {mark: !r || (r.top >= 0 && r.bottom <= window.innerHeight + 1 && r.top >= side.top - 1 && r.bottom <= side.bottom + 1),
+                    token: !t || (t.left >= pane.left - 1 && t.right <= pane.right + 1 && t.top >= pane.top - 1 && t.bottom <= pane.bottom + 1),
+                    scrolled: window.scrollY, markTop: r && r.top, inner: window.innerHeight};"""
+        for k in range(last + 1):
+            state = driver.execute_script(where)
+            assert state["mark"] and state["token"] and state["scrolled"] == 0, (k, state)
+            body.send_keys(Keys.ARROW_RIGHT)
+            _settled(driver, min(k + 1, last))
+    finally:
+        driver.set_window_size(1400, 1000)

@@ -208,6 +208,14 @@ function start(data, frames){
       const top = m.offsetTop - src.offsetTop;
       if (top < src.scrollTop || top + m.offsetHeight > src.scrollTop + src.clientHeight) src.scrollTop = Math.max(0, top - src.clientHeight / 3);
     }
+
+  }
+  function markInView(){  // the side panel is as tall as the graph's pane and scrolls on its own: the highlighted term
+    // kept in its view, once the step's token table is written (at 1280×720 the table pushed it below the window)
+    const side = $("side"), m = document.querySelector("#source mark");
+    if (!side || !m || side.scrollHeight <= side.clientHeight) return;
+    const sr = side.getBoundingClientRect(), mr = m.getBoundingClientRect();
+    if (mr.top < sr.top || mr.bottom > sr.bottom) side.scrollTop += mr.top - sr.top - Math.max(0, (side.clientHeight - mr.height) / 3);
   }
   function show(i){
     at = Math.max(0, Math.min(last, i));
@@ -251,6 +259,7 @@ function start(data, frames){
     showChecks(at);
     $("violation").hidden = !(v && v.step === s.n);
     if (v) $("violation").textContent = v.message;
+    markInView();
   }
   function verdict(c, i){  // a check's verdict on step i's state
     const v = data.violation;

@@ -72,9 +72,14 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
         "runs_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
     } for r in results]
     counterexamples = []
+    from goi.semantics.rules import changed_from_default
+
+    variant = changed_from_default()  # the semantics the failures were found under: [] for the paper's
     for r in results:  # every failure, with its reason; its program when one was kept
         if r.status == "failed":
             entry = {"property": r.name, "finding": r.finding, "program": r.program, "replay": r.replay}
+            if variant:
+                entry["rules_changed"] = variant
             if explain and r.program:
                 entry["explanation"] = explain_program(r.program)
             counterexamples.append(entry)

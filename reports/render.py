@@ -35,13 +35,28 @@ def figures(data: dict) -> dict:
         for when in ("before", "after"):
             if dots.get(when):
                 out[f"counterexample-{i + 1}-{when}.svg"] = pictures.graph_svg(dots[when])
-        if c.get("program"):
+        if c.get("program") and not unlike_this_run(c):
             out[f"counterexample-{i + 1}-view.html"] = view_page(c)
     return {k: v for k, v in out.items() if v}
 
 
 VIEW_FRAMES = 30  # pictures in a counterexample's step-through page
 NO_PROGRAM = "No program was kept for this failure (the finding says what failed and where)."
+
+
+def unlike_this_run(counterexample: dict) -> Optional[str]:
+    """Why a counterexample's step-through page cannot be made here (None: it can): the page
+    runs the program again, and a failure found under a variant of the rules (`rules_changed`)
+    shows only under that variant — run under the paper's rules, its page would say the
+    opposite of its report."""
+    from goi.semantics.rules import changed_from_default
+
+    recorded = counterexample.get("rules_changed") or []
+    if not isinstance(recorded, list) or sorted(map(str, recorded)) == changed_from_default():
+        return None
+    return (f"found under a variant of the rules ({', '.join(map(str, recorded[:8]))} changed): no step-through "
+            "page is made here, where another semantics is in use (write the report within the same "
+            "goi.semantics.rules.using(...))")
 
 
 def view_page(counterexample: dict) -> Optional[str]:
@@ -138,7 +153,7 @@ def to_html(data: dict, figs: dict) -> str:
         return _template("report.html").render(
             data=data, figs=figs, css=CSS, paper=PAPER, summary=summary_line(data),
             environment=shown_environment(data["environment"]), sample_caption=sample_caption(data["programs"]),
-            state_of=state_of, no_program=NO_PROGRAM) + "\n"
+            state_of=state_of, no_program=NO_PROGRAM, unlike=unlike_this_run) + "\n"
     except jinja2.UndefinedError as exc:  # the data lacks what the page shows: malformed, as a TypeError says
         raise TypeError(f"the report's data is malformed: {exc}") from None
 
@@ -223,6 +238,8 @@ def to_markdown(data: dict, figs: dict) -> str:
                 out.append(f"![the graph {when} the failing transition](counterexample-{i}-{when}.svg)")
         if f"counterexample-{i}-view.html" in figs:
             out += ["", f"[Step through the failing run](counterexample-{i}-view.html) (goi view)."]
+        elif unlike_this_run(c):
+            out += ["", md_text("No step-through page: " + unlike_this_run(c) + ".")]
         out.append("")
     for name, section in data.get("sections", {}).items():
         out += [f"## {md_text(section.get('title', name))}", "", _md_table(section["headers"], section["rows"]), ""]

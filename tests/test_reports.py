@@ -313,3 +313,24 @@ def test_a_failure_without_a_program_is_still_shown_with_its_reason(tmp_path):
     for shown in (html, md):
         assert "RuntimeError: planted" in shown and "No program was kept" in shown
     assert "Observed: ," not in html
+
+
+def test_a_counterexample_page_never_contradicts_its_report(broken_report, tmp_path):
+    """Issue 54: the step-through page runs the program again. Written outside the variant of
+    the rules its failure was found under, it said "final … form: held", the opposite of its
+    own report. The report records the rules changed; the page is made only where the same
+    semantics is in use, and otherwise the report says why there is none."""
+    out, data = broken_report
+    (example,) = data["counterexamples"]
+    assert example["rules_changed"] == ["rw.op.keep"]
+    assert (out / "counterexample-1-view.html").exists()  # written within the variant: the failing run's page
+    again = tmp_path / "again"
+    write(data, str(again))  # the same JSON, written under the paper's rules
+    assert not (again / "counterexample-1-view.html").exists()
+    for name in ("index.html", "report.md"):
+        text = (again / name).read_text(encoding="utf-8")
+        assert "No step-through page" in text and "rw.op.keep" in text, name
+    with mutated("rw.op.keep", folding_deletes_a_provisional_constant):  # the same variant again: the page is made
+        within = tmp_path / "within"
+        write(data, str(within))
+    assert (within / "counterexample-1-view.html").exists()

@@ -62,6 +62,16 @@ def in_use() -> RuleSet:
     return _IN_USE.get()
 
 
+def changed_from_default(rules: "RuleSet | None" = None) -> list[str]:
+    """The IDs of the rules where `rules` (by default those in use) is not the paper's
+    semantics: replaced, added or removed; [] for DEFAULT itself. What a report records of the
+    semantics its failures were found under."""
+    rules = in_use() if rules is None else rules
+    if rules is DEFAULT:
+        return []
+    return sorted(rid for rid in set(DEFAULT) | set(rules) if DEFAULT.get(rid) is not rules.get(rid))
+
+
 @contextmanager
 def using(rules: RuleSet):
     """Within the block, machines made without a rule set run `rules` — for code that makes

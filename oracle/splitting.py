@@ -12,13 +12,11 @@ from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 
 from .notations import ReadError
-from .steering import features
+from .steering import ABLATED, ANY_OPERATION, features
 
 from .cases import ABLATION_CALLS, CATCH_ALL, MORE_MEMBERS, Case, Report, Shrunk
 from .classification import ROUNDING
 
-ABLATED = ("+", "-", "*", "/")  # the operators a covered member is tried without (Splitting._ablated)
-ANY_OPERATION = "operation"  # what a program needs whose every operator is spare: one of ABLATED, any
 
 
 def _features(term: S.Term) -> frozenset:

@@ -17,6 +17,8 @@ from goi.generators.typed import weakenings
 from goi.semantics import syntax as S
 
 DOMINANT = 0.15  # a bucket's share of the programs so far that makes it dominant
+ABLATED = ("+", "-", "*", "/")  # the operators a bucket's member is tried without (splitting.Splitting._ablated)
+ANY_OPERATION = "operation"  # what a program needs whose every operator is spare: one of ABLATED, any
 AT_LEAST = 5  # and its programs at least this many
 
 _OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "/", "+^L": "iterated", "*^L": "iterated", "⊞": "vector-ops",

@@ -22,7 +22,7 @@ from goi.semantics.types import F
 from .cases import CATCH_ALL, MAX_BUCKETS, UNMASK_CALLS, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, HANG
 from .notations import ReadError
-from .splitting import ABLATED, ANY_OPERATION
+from .steering import ABLATED, ANY_OPERATION
 
 COMMUTATIVE = ("+", "*")
 

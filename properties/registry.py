@@ -52,11 +52,12 @@ class Property:
 
         name, check, note = self.name, self.check, self.note
         takes_data = "data" in inspect.signature(check).parameters
+        # the example remembered for a property that raises (driver: the program it raised on),
+        # outside property_test: its source seeds the derandomised draw, which stays as it was
+        check = _remembering(check)
 
         def property_test(example, data):
-            recorder = coverage.current()
-            recorder.property = name  # the runs of this example are recorded under it
-            recorder.example = example  # a property that raises keeps the program it raised on (driver)
+            coverage.current().property = name  # the runs of this example are recorded under it
             PROGRESS.tick(name, config.examples)
             with undecided(name):  # an example a budget stopped is passed over (runner.undecided)
                 outcome = check(config=config, **example, **({"data": data} if takes_data else {}))
@@ -65,8 +66,20 @@ class Property:
 
         property_test.__name__ = property_test.__qualname__ = f"{name}_property"
         # Hypothesis keys a test's example database by its source; the property's own key
-        property_test._hypothesis_internal_add_digest = f"{name}\n{inspect.getsource(check)}".encode()
+        property_test._hypothesis_internal_add_digest = f"{name}\n{inspect.getsource(self.check)}".encode()
         return given(self.examples(config), st.data())(property_test)
+
+
+def _remembering(check: Callable) -> Callable:
+    """`check`, which first records its example in the session's recorder (coverage.Recorder.example)."""
+
+    def remembered(**arguments):
+        from . import coverage
+
+        coverage.current().example = {k: v for k, v in arguments.items() if k not in ("config", "data")}
+        return check(**arguments)
+
+    return remembered
 
 
 class UnknownProperty(ValueError):

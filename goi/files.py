@@ -21,6 +21,7 @@ from .semantics.errors import BudgetError, ReadError
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024  # the default bound of a program file
 READ_TIMEOUT = 10.0  # seconds a FIFO or device may stay silent before the read gives up
+POLL_SLICE = 0.2  # seconds of one wait for bytes: Ctrl-C is answered within about this
 
 
 def read_path(path: str, limit: int, option: str = "--max-input-bytes", timeout: float | None = None) -> bytes:
@@ -69,7 +70,9 @@ def _read(fd: int, path: str, limit: int, timeout: float, what: str) -> bytes:
         left = deadline - time.monotonic()
         # silence is what the writer left unsaid, not how long this process waited to ask: past
         # the deadline, a last look (poll 0) still takes whatever is there (a loaded machine)
-        if not poller.poll(max(1, int(left * 1000)) if left > 0 else 0):
+        # in slices of at most POLL_SLICE: the CLI runs a command on a worker thread, to which
+        # Ctrl-C is passed as an asynchronous exception, delivered only between bytecodes
+        if not poller.poll(max(1, int(min(left, POLL_SLICE) * 1000)) if left > 0 else 0):
             if left <= 0:
                 raise ReadError(f"cannot read {path}: {what} gave no end of file within {timeout:g} s "
                                 "(goi reads a program to its end; nothing is writing to it?)")

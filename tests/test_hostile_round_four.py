@@ -313,3 +313,41 @@ def test_goi_report_names_a_missing_extra_before_any_property_runs(tmp_path, cap
                  "--out", str(tmp_path / "out")]) == exitcodes.USAGE
     err = one_line_error(capsys)
     assert "matplotlib" in err and "soundness" not in err  # no property's line: none ran
+
+
+def test_ctrl_c_ends_a_wait_on_a_fifo_that_never_ends(tmp_path):
+    """Issue 52: every wait answers Ctrl-C. The CLI runs a command on a worker thread, to which
+    Ctrl-C is passed as an asynchronous exception — delivered only between bytecodes, so a
+    read blocked in one long poll heard it only when the poll ended. Here the FIFO has a writer
+    that never writes and the read may wait an hour: interrupted, it ends at once (exit 130).
+    (The guard on communicate is a hang detector, far below the hour, not a verdict on time.)"""
+    import signal
+    import subprocess
+
+    fifo = tmp_path / "silent"
+    os.mkfifo(fifo)
+    script = (
+        "import os, sys\n"
+        "from goi.files import read_path\n"
+        "from goi.semantics.stack import with_deep_stack\n"
+        "keep = os.open(sys.argv[1], os.O_RDWR)  # a writer that never writes: no end of file\n"
+        "try:\n"
+        "    with_deep_stack(read_path, sys.argv[1], 100, '--x', 3600.0)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted'); sys.exit(130)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        for _ in range(6000):  # until both ends are open (the reader is waiting): counted, not timed
+            opened = [fd for fd in os.listdir(f"/proc/{proc.pid}/fd")
+                      if os.path.realpath(f"/proc/{proc.pid}/fd/{fd}") == str(fifo)] if proc.poll() is None else []
+            if len(opened) >= 2 or proc.poll() is not None:
+                break
+            import time
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and out.strip() == "interrupted", (proc.returncode, out, err)

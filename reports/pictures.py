@@ -80,12 +80,25 @@ def graph_svg(dot: str) -> str:
     require("pygraphviz")
     if not isinstance(dot, str) or len(dot.encode("utf-8", "replace")) > MAX_DOT_BYTES:
         return ""
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", "from goi.reports.pictures import _layout_stdin; _layout_stdin()"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline, data = time.monotonic() + LAYOUT_SECONDS, dot.encode("utf-8", "replace")
     try:
-        done = subprocess.run([sys.executable, "-c", "from goi.reports.pictures import _layout_stdin; _layout_stdin()"],
-                              input=dot.encode("utf-8", "replace"), capture_output=True, timeout=LAYOUT_SECONDS)
-    except subprocess.TimeoutExpired:  # the process is killed: the report goes on without this picture
-        return ""
-    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+        while True:  # in slices: a command's worker thread hears Ctrl-C only between bytecodes
+            try:
+                out, _err = proc.communicate(data, timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                data = None  # given once
+                if time.monotonic() > deadline:  # killed: the report goes on without this picture
+                    return ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return out.decode("utf-8", "replace") if proc.returncode == 0 else ""
 
 
 def _layout_stdin() -> None:

@@ -426,15 +426,21 @@ def test_a_tall_graph_fits_the_window_below_the_controls_in_a_real_browser(capsy
     assert driver.execute_script(geometry)["inside"]
 
 
-def test_fit_where_the_whole_graph_is_unreadable_focuses_on_the_token_then_shows_it_all(capsys, tmp_path, driver):
-    """Issue 43: on gradient descent, "fit" drew labels 2 px tall. Fit now shows a focus view
-    around the token with its labels at least 7 px tall when the whole graph would be
-    unreadable, and the whole graph when pressed again."""
+def _at_gradient_descents_decoupling(capsys, tmp_path, driver):
+    """The page of gradient descent, opened at its decoupling (a large graph): the page's body."""
     page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "gradient_descent_in_calculus.goi"))
     driver.get(page.as_uri())
     _settled(driver, 0)
     body = driver.find_element("tag name", "body")
-    body.send_keys("d")  # the decoupling: a large graph
+    body.send_keys("d")
+    return body
+
+
+def test_fit_where_the_whole_graph_is_unreadable_focuses_on_the_token_then_shows_it_all(capsys, tmp_path, driver):
+    """Issue 43: on gradient descent, "fit" drew labels 2 px tall. Fit now shows a focus view
+    around the token with its labels at least 7 px tall when the whole graph would be
+    unreadable, and the whole graph when pressed again."""
+    body = _at_gradient_descents_decoupling(capsys, tmp_path, driver)
     state = """
         document.getAnimations().forEach((a) => a.finish());
         const pane = document.getElementById('graph').getBoundingClientRect();
@@ -578,11 +584,7 @@ def test_a_step_without_a_picture_shows_the_last_picture_before_it_and_the_end_m
 def test_wheel_zoom_at_a_corner_keeps_the_followed_token_in_the_pane(capsys, tmp_path, driver):
     """Issue 54: four wheel notches at the pane's corner put the token's link below the pane;
     'follow token' brought it back only at the next step. The wheel now keeps it in view."""
-    page, _data = _view(capsys, tmp_path, str(PROGRAMS / "visualiser" / "gradient_descent_in_calculus.goi"))
-    driver.get(page.as_uri())
-    _settled(driver, 0)
-    body = driver.find_element("tag name", "body")
-    body.send_keys("d")  # the decoupling: a large graph
+    _at_gradient_descents_decoupling(capsys, tmp_path, driver)
     inside = """
         document.getAnimations().forEach((a) => a.finish());
         const pane = document.getElementById('graph').getBoundingClientRect();

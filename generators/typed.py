@@ -186,16 +186,16 @@ class Gen:
             body = self.join(S.Var(x), self.join(S.Var(x), rest))
         return S.Let(x, F, S.Prov(d(self.constants)), body)
 
-    def share(self, ctx, names, depth):
+    def share(self, ctx, names, depth, what=None, where=None):
         """A sharing pattern: let x = s in u, with x used two to five times in u — s a
         provisional constant, a variable, a function or any term — and the uses in any operand
         position, or split between a decoupling's model and its body (where one constant must
         stay one parameter however often, and on whichever side, it is used), or all of it
-        inside a decoupling's model."""
+        inside a decoupling's model. `what` and `where`: the sharing asked for, not drawn."""
         d = self.draw
         vars_f = [y for y, ty in ctx if ty == F]
-        what = d(st.sampled_from((["prov", "prov"] if self.provisional else []) + ["fun", "term"]
-                                 + (["var"] if vars_f else []) + ["closure"]))
+        what = what or d(st.sampled_from((["prov", "prov"] if self.provisional else []) + ["fun", "term"]
+                                         + (["var"] if vars_f else []) + ["closure"]))
         if what == "closure":
             return self.shared_closure(ctx, names, depth)
         x = self.binder("x", ctx)
@@ -212,8 +212,8 @@ class Gen:
             return S.Var(x) if ty == F else S.App(S.Var(x), self.term(scope, F, names, max(depth - 2, 0)))
 
         n = d(st.integers(2, 5))  # a contraction of up to five uses: a machine's wide contraction nodes
-        where = (d(st.sampled_from(["operands", "within a model", "model", "model and body"])) if self.decoupling
-                 else "operands")
+        where = where or (d(st.sampled_from(["operands", "within a model", "model", "model and body"]))
+                          if self.decoupling else "operands")
         if where == "within a model":  # let f @ p = (let x = s in …x…x…) in …
             model = S.Let(x, ty, bound, self.mix(inner, [use(inner) for _ in range(n)], names, depth))
             return self.decouple(ctx, F, names, depth, model=model, observed=True)
@@ -327,7 +327,7 @@ class Gen:
         if model is not None:
             pass  # given (share(): a model using a shared variable)
         elif model_type == F and depth >= 2 and d(st.integers(0, 3)) == 3:  # shrinks towards the plain model
-            model = self.shared(ctx, names, depth - 1)  # a model sharing one provisional constant
+            model = self.shared_model(ctx, names, depth - 1)
         else:
             model = self.term(ctx, model_type, names, depth - 1)
         inner = bind(bind(ctx, f, Arrow(Vec(a), model_type)), p, Vec(a))
@@ -335,6 +335,18 @@ class Gen:
         if t == F:
             body = self.join(self.use(inner, f, p, a, model_type, names + [a], observed), body, ("+",))
         return S.LetDecouple(f, p, a, model_type, model, body)
+
+    def shared_model(self, ctx, names, depth):
+        """A model that shares, where a token machine's copying inside a decoupling goes wrong:
+        one provisional constant used twice (shared()), or, with the search's sharing patterns,
+        a function applied two to five times inside the model (its box copied there), or a
+        function over a shared computed value, itself used several times (shared_closure)."""
+        kind = self.draw(st.integers(0, 2)) if self.sharing else 0
+        if kind == 1:
+            return self.share(ctx, names, depth, what="fun", where="operands")
+        if kind == 2:
+            return self.shared_closure(ctx, names, depth)
+        return self.shared(ctx, names, depth)
 
     def use(self, ctx, f, p, a, model_type, names, observed: bool = False) -> S.Term:
         """A term of type F using the decoupled pair (f, p). `observed` (a model sharing a
@@ -463,7 +475,9 @@ def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool =
              avoid: frozenset = frozenset(), weakening: bool = True) -> S.Term:
     """A closed program of type F. With decoupling, about two in three start with a
     decoupling at the top (one in three a deep one: the model reaches constants through a
-    free variable); the rest are drawn freely, where decoupling also appears inside.
+    free variable); the rest are drawn freely, where decoupling also appears inside. With
+    `sharing`, one in seven is a value bound outside a decoupling and used in its model (and
+    its body): Gen.share.
 
     Fragments (for implementations that lack a construct): `iterated` (+^L, *^L),
     `division`, `vector_ops` (⊞ ⊠ • in source: a decoupled p is then only applied, f p),
@@ -561,7 +575,9 @@ def _program(draw, max_depth, decoupling, iterated, division, vector_ops, decoup
     gen = Gen(draw, decoupling, iterated, division, vector_ops, decoupling_values, signed=signed, sharing=sharing,
               off=off, provisional=provisional, integers=integers, non_negative=non_negative, operators=operators,
               scopes=scopes)
-    shape = draw(st.sampled_from(SHAPES)) if gen.decoupling and depth >= 2 else "any"
+    shape = draw(st.sampled_from(SHAPES + (["across"] if gen.sharing else []))) if gen.decoupling and depth >= 2 else "any"
+    if shape == "across":  # one value bound outside a decoupling, used in its model (and its body)
+        return gen.share([], [], depth, where=draw(st.sampled_from(["model", "model and body"])))
     if shape == "any" and scopes and draw(st.integers(0, 2)) == 0:  # the decoupling shapes keep their share
         return gen.chain([], [], depth)
     if shape == "decouple":

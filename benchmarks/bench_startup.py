@@ -58,7 +58,11 @@ def processes(n: int) -> None:
     rows = [("python -c pass", [sys.executable, "-c", "pass"], ""),
             ("goi run -e 1", [sys.executable, "-m", "goi", "run", "-e", "1"], ""),
             ("goi typecheck -e 1", [sys.executable, "-m", "goi", "typecheck", "-e", "1"], ""),
-            ("goi --help", [sys.executable, "-m", "goi", "--help"], "")]
+            ("goi --help", [sys.executable, "-m", "goi", "--help"], ""),
+            # a command's fixed cost: its set-up and one example (issue 53: Hypothesis' plugins, z3 left out)
+            ("goi props soundness --examples 1", [sys.executable, "-m", "goi", "props", "soundness", "--examples", "1",
+                                                  "--profile", "ci"], ""),
+            ("goi equiv (two programs)", [sys.executable, "-m", "goi", "equiv", "-e", "{1} + {1}", "-e", "2 * {1}"], "")]
     if shutil.which("node"):
         rows.append(("node visualiser.js (1)", ["node", str(root / "benchmarks" / "zoo" / "visualiser.js")], "1"))
     figures = {}

@@ -29,7 +29,8 @@ from goi.semantics.pretty import pretty
 from goi.semantics.types import Arrow, F, Type
 
 from goi.progress import PROGRESS
-from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, program_equivalence
+from goi import equivalence  # the decision (z3) is loaded when first used: equivalence.program_equivalence
+from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN
 from .term_equivalence import show_context
 
 HOLDS, FAILS, OPEN = "holds", "fails", "open"
@@ -290,7 +291,7 @@ def decide_instance(law: Law, row: Row, pair, plug, proven, timeout: float, divi
         if counting:
             row.skipped += 1
         return False
-    verdict = program_equivalence(left, right, division=division, timeout=timeout)
+    verdict = equivalence.program_equivalence(left, right, division=division, timeout=timeout)
     bad = verdict.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE)
     if law.gc_cross_check and not bad:
         plain, collected = api.run(left), api.run(left, gc=True)
@@ -309,7 +310,7 @@ def counterexample(law: Law, pair, plug, timeout: float, division: str = "total"
         context = show_context(plug)
     else:
         (left, right), context = pair, None
-    verdict = program_equivalence(left, right, division=division, timeout=timeout)
+    verdict = equivalence.program_equivalence(left, right, division=division, timeout=timeout)
     witness = verdict.witness
     return {
         "left": pretty(pair[0]), "right": pretty(pair[1]), "context": context,
@@ -330,7 +331,7 @@ def decide_law(law: Law, budget: Budget, seed: int = 0, division: str = "total")
     def proven(pair) -> bool:
         key = (pretty(pair[0]), pretty(pair[1]))
         if key not in proofs:
-            proofs[key] = program_equivalence(pair[0], pair[1], division=division, timeout=budget.timeout).verdict
+            proofs[key] = equivalence.program_equivalence(pair[0], pair[1], division=division, timeout=budget.timeout).verdict
         return proofs[key] == EQUIVALENT
 
     examples = budget.contexts if law.level == "context" else budget.instances

@@ -21,7 +21,8 @@ from goi.semantics.pretty import pretty
 from goi.semantics.types import F
 from goi.generators.typed import programs
 
-from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, symbolic_run
+from goi import equivalence  # the decision (z3) is loaded when first used: equivalence.symbolic_run
+from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED
 from hypothesis import strategies as st
 
 from .coverage import record
@@ -47,7 +48,7 @@ def symbolic_agreement(term, config, point: Sequence[Fraction], division: str) -
     judgement = api.judge(term)
     if len(point) != len(judgement.params):
         raise ValueError(f"{len(point)} values for {len(judgement.params)} parameters")
-    symbolic = symbolic_run(judgement, division=division, max_steps=config.max_steps)
+    symbolic = equivalence.symbolic_run(judgement, division=division, max_steps=config.max_steps)
     exact = api.run(judgement, params=point, division=division, max_steps=config.max_steps)
     record(exact)
     if "budget" in (symbolic.status, exact.status):

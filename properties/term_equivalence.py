@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
@@ -31,8 +31,12 @@ from goi.semantics.errors import GoiError
 from goi.semantics.pretty import pretty
 from goi.semantics.types import Type, Vec
 
-from goi.equivalence import NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, Deadline, Verdict, program_equivalence
+from goi import equivalence  # the decision (z3) is loaded when first used: equivalence.program_equivalence
+from goi.equivalence import NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN, Deadline
 from goi.equivalence.deadline import DEFAULT_WORK, Budget
+
+if TYPE_CHECKING:
+    from goi.equivalence import Verdict
 
 REFUTED = "refuted"
 NONE_FOUND = "none found"
@@ -115,7 +119,7 @@ def term_equivalence(term0: S.Term, term1: S.Term, *, context: Sequence[tuple[st
             if counting[0]:
                 search.skipped += 1
             return False
-        verdict = program_equivalence(p0, p1, division=division, deadline=deadline)
+        verdict = equivalence.program_equivalence(p0, p1, division=division, deadline=deadline)
         if counting[0]:
             search.contexts += 1
             search.kinds[kind] = search.kinds.get(kind, 0) + 1

@@ -26,7 +26,10 @@ sys.__stderr__.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 
 
 def loaded(*argv: str) -> set:
-    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=600)
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_NO_PLUGINS"}  # as a user's shell has it
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=600, env=env)
     line = [ln for ln in done.stderr.splitlines() if ln.startswith("MODULES ")]
     assert line, done.stderr
     return set(json.loads(line[-1][len("MODULES "):]))
@@ -56,6 +59,23 @@ def test_a_command_imports_no_test_or_solver_library_and_no_check_it_was_not_ask
     assert offending(modules - {m for m in modules if m.startswith(layers_used or ("-",))}) == [], offending(modules)
     assert not modules & check_modules(), sorted(modules & check_modules())
     assert "importlib.metadata" not in modules  # the version is read only for --version
+
+
+@pytest.mark.parametrize("argv, needed", [
+    (("props", "soundness", "--examples", "2", "--profile", "ci"), {"hypothesis"}),
+    (("oracle", "--max-programs", "2", "--no-corpus", "--impl", f"{sys.executable} tests/oracle_mocks/correct.py"),
+     {"hypothesis"}),
+    (("equiv", "-e", "{1} + {1}", "-e", "2 * {1}"), {"z3"}),
+])
+def test_a_command_doing_its_work_loads_only_the_heavy_libraries_that_work_needs(argv, needed):
+    """Issue 53: `goi props` draws (Hypothesis) but decides nothing (no z3), the oracle draws
+    and runs other implementations (no z3), two programs are compared without a draw (no
+    Hypothesis); none loads the test runner, trio or Dask — Hypothesis' plugins (trio's brings
+    pytest) are not loaded by goi's commands."""
+    modules = loaded(*argv)
+    tops = {m.split(".")[0] for m in modules}
+    assert "goi.cli" in modules and needed <= tops  # the probe ran the command, and did its work
+    assert sorted(tops & set(HEAVY) - needed) == []
 
 
 def test_a_check_is_loaded_when_asked_for():

@@ -69,6 +69,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     from ..semantics.stack import with_deep_stack
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    # Hypothesis loads every installed plugin when first imported (trio's, with pytest: a third
+    # of `goi props`' start-up); goi's draws use none. HYPOTHESIS_NO_PLUGINS= (empty) loads them.
+    os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
     if sys.stdout is None:  # started with its standard output closed (`goi run … >&-`)
         if sys.stderr is not None:
             sys.stderr.write("goi: io error: standard output is closed: nowhere to write the result\n")

@@ -6,12 +6,13 @@ z3's work (or time): deadline. goi.api's `equivalent` and `symbolic_run` are thi
     programs   the decision: program_equivalence, symbolic_run, Verdict
     solver     symbolic values to z3, the query, rational witnesses
     deadline   one budget (z3's work, or time) shared by the runs, the queries and the replays
+    verdicts   the verdicts' names (no z3)
 """
 
 from .deadline import DEFAULT_WORK, Deadline, Work
+from .verdicts import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, UNKNOWN
 
-_FROM_PROGRAMS = ("EQUIVALENT", "NOT_COMPARABLE", "NOT_EQUIVALENT", "UNDEFINED", "UNKNOWN", "Verdict",
-                  "program_equivalence", "symbolic_run")
+_FROM_PROGRAMS = ("Verdict", "program_equivalence", "symbolic_run")
 
 
 def __getattr__(name: str):
@@ -24,4 +25,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DEFAULT_WORK", "Deadline", "Work", *_FROM_PROGRAMS]
+__all__ = ["DEFAULT_WORK", "Deadline", "Work", "EQUIVALENT", "NOT_COMPARABLE", "NOT_EQUIVALENT", "UNDEFINED", "UNKNOWN",
+           *_FROM_PROGRAMS]

@@ -37,12 +37,7 @@ from goi.semantics.types import F
 from .deadline import DEFAULT_WORK, Budget, Deadline
 from .solver import Side, differ_query, rational_candidates
 
-EQUIVALENT = "equivalent"
-NOT_EQUIVALENT = "not equivalent"
-NOT_COMPARABLE = "not comparable"
-UNKNOWN = "unknown"
-
-UNDEFINED = "undefined"  # an outcome: the run divided by zero (strict division)
+from .verdicts import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED, UNKNOWN  # noqa: F401 (this module's names too)
 
 Outcome = Union[Fraction, str]  # a value, or UNDEFINED
 

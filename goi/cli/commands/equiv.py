@@ -84,7 +84,6 @@ def add_arguments(p) -> None:
 def run(args, _source, out) -> int:
     from ... import api
     from ...equivalence import program_equivalence
-    from ...properties.term_equivalence import term_equivalence
     from ...semantics.errors import GoiError
     from ...semantics.parser import parse
     from ...semantics.stack import deep
@@ -96,6 +95,8 @@ def run(args, _source, out) -> int:
     if args.context and not args.terms:
         raise UsageError("--context declares the free variables of open terms: use it with --terms")
     if args.terms:
+        from ...properties.term_equivalence import term_equivalence  # contexts are drawn: Hypothesis
+
         terms = []
         for text, name in inputs:
             try:

@@ -337,3 +337,23 @@ def test_a_campaign_never_takes_a_result_the_client_already_holds_for_its_shard(
         client.gather(held)
         results = run_campaign(shards, work, client=client)
         assert sum(r["programs"] for r in results.values()) == 160  # not 999 a shard
+
+
+def test_a_campaign_counts_the_cpu_time_of_every_process_that_worked_for_it():
+    """Issue 53, item 6: a campaign says what it cost in CPU time — this process alone when it
+    runs here; on a LocalCluster started for it, its workers' time too (from their start:
+    their imports are the campaign's cost) — and says it on standard error with the plan."""
+    from goi.campaigns.runner import Campaign
+
+    shards, work, _ = campaign()
+    shards = shards[3:5]  # a thousand programs of size 5
+    said = []
+    here = Campaign("exhaustive", shards, work, 1000, {}, warn=said.append)
+    here.run(progress=lambda *_: None)
+    assert here.cpu.workers == 0 and here.cpu.scheduler is None and here.cpu.left == 0
+    assert here.cpu.total == here.cpu.here > 0  # a thousand programs cost some CPU time, on any machine
+    assert said[-1].startswith("[goi] exhaustive: CPU time ") and "this process" in said[-1]
+    local = Campaign("exhaustive", shards, work, 1000, {}, cluster="local", warn=said.append)
+    local.run(progress=lambda *_: None)
+    assert local.cpu.workers > 0 and local.cpu.total == local.cpu.here + local.cpu.workers
+    assert local.cpu.to_json()["workers"] == round(local.cpu.workers, 3) and "workers " in said[-1]

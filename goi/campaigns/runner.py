@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Optional
 
 from .checkpoint import Checkpoint
+from .cpu import CpuClock, CpuSeconds
 from .faults import CampaignFault, CampaignTooLarge, ClusterError
 
 SHARD_PROGRAMS = 400  # programs per shard of an exhaustive run
@@ -212,11 +213,12 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
                  checkpoint: Optional[Checkpoint] = None, resume: bool = False,
                  progress: Optional[Callable[[int, int, int], None]] = None,
                  warn: Optional[Callable[[str], None]] = None, done: Optional[dict] = None,
-                 wait: Optional[float] = None) -> dict:
+                 wait: Optional[float] = None, clock: Optional[CpuClock] = None) -> dict:
     """Every shard's result by key (module docstring). `progress(shards done, of, programs done)`;
     `warn(line)` hears of each damaged checkpoint record (which is run again, never counted).
     The checkpoint's records are checked against the shards and by `work.check_result` if the
-    work has one (properties/checkpoint.py)."""
+    work has one (properties/checkpoint.py). `clock` (campaigns/cpu.py) is told of the
+    cluster, to count its workers' CPU time."""
     if done is None:  # a checkpoint not started yet (Campaign.run starts it before the plan)
         done = start_checkpoint(checkpoint, resume, shards, work, warn) if checkpoint is not None else {}
     pending = [s for s in shards if s.key not in done]
@@ -240,6 +242,9 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
     where = cluster or "the given client"
     if client is None:
         client, own = client_for(cluster, wait)
+    mine = own is not None  # a LocalCluster started for this campaign: its workers' whole time is the campaign's
+    if clock is not None:
+        clock.attach(client, mine)
     if progress is not None and getattr(progress, "dashboard", "") is None:
         try:
             progress.dashboard = client.dashboard_link  # the scheduler's diagnostic pages, when it serves them
@@ -248,6 +253,8 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
     try:
         with _quiet_dask():
             _run_on(client, pending, work, finished, where, results, checkpoint)
+            if clock is not None:
+                clock.read_cluster(client, mine)
     finally:
         if made:
             with _quiet_dask():
@@ -325,6 +332,7 @@ class Campaign:
     unit: str = "programs"  # what the shards hold ("shapes": programs with their constants left open)
     max_estimate: Optional[float] = MAX_ESTIMATE  # seconds of one core's time past which it is refused (None: asked for)
     estimate: Optional[float] = None  # seconds of one core's time, once `plan` has timed the sample
+    cpu: Optional[CpuSeconds] = None  # what the campaign cost every process that worked for it, once run
 
     def plan(self) -> str:
         where = f" on {self.cluster}" if self.cluster else ""
@@ -345,6 +353,7 @@ class Campaign:
             raise CampaignTooLarge(f"{self.label}: {self.programs:,} programs, more than {self.limit:,}; "
                                    "--max-campaign N allows a larger campaign")
         check_division(len(self.shards), "shards")
+        clock = CpuClock()
         warn = self.warn or (lambda _line: None)
         checkpoint, done = None, None
         if self.checkpoint is not None:  # refused or read before any work
@@ -358,9 +367,12 @@ class Campaign:
         if done:
             line += f"; {len(done):,} shards ({sum(r['programs'] for r in done.values()):,} programs) already in the checkpoint"
         warn(line)
-        return run_campaign(self.shards, self.work, cluster=self.cluster, checkpoint=checkpoint, resume=self.resume,
-                            progress=progress or CampaignProgress(self.label, self.programs), warn=warn, done=done,
-                            wait=self.wait)
+        results = run_campaign(self.shards, self.work, cluster=self.cluster, checkpoint=checkpoint, resume=self.resume,
+                               progress=progress or CampaignProgress(self.label, self.programs), warn=warn, done=done,
+                               wait=self.wait, clock=clock)
+        self.cpu = clock.stop()
+        warn(f"[goi] {self.label}: {self.cpu.describe()}")
+        return results
 
 
 def _duration(seconds: float) -> str:

@@ -164,7 +164,7 @@ def random_campaign(args, names) -> int:
                     "examples": total, "properties": {}, "not_run": [], "coverage": None,
                     "campaign": {"shards": count, "examples_per_shard": per_shard, "cluster": args.cluster,
                                  "seeds": [first_seed, first_seed + count - 1], "properties": properties,
-                                 "failures": shrunk}})
+                                 "failures": shrunk, "cpu_seconds": campaign.cpu.to_json()}})
     else:
         say(f"{count} shards (seeds {first_seed}–{first_seed + count - 1}, {per_shard} examples each)"
             + (f" on {args.cluster}" if args.cluster else ""))
@@ -253,7 +253,8 @@ def exhaustive(args, names) -> int:
                                    "programs": merged["programs"], "of": total, "status": status,
                                    "held": merged["held"], "undecided": merged["undecided"],
                                    "failures": merged["failures"], "first": first, "replay": replay,
-                                   "cluster": cluster, "shards": len(shards)}})
+                                   "cluster": cluster, "shards": len(shards),
+                                   "cpu_seconds": campaign.cpu.to_json()}})
     else:
         what = (f"all {merged['programs']:,} {unit}s of size ≤ {bound}" if bound is not None
                 else f"{unit} {args.index[0]}:{args.index[1]}")

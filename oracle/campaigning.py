@@ -39,8 +39,7 @@ class Campaigning:
 
         from goi.generators.enumerate import Enumeration
 
-        from goi.campaigns.runner import (MAX_ESTIMATE, MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts,
-                                          exhaustive_shards, sample_of, space_fields)
+        from goi.campaigns.runner import Campaign, default_cluster, exhaustive_counts, exhaustive_shards, sample_of, space_fields
 
         c = self.config
         space = self.space()
@@ -56,7 +55,7 @@ class Campaigning:
                             "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
                            cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
                            limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait,
-                           max_estimate=None if c.max_campaign != MAX_PROGRAMS else MAX_ESTIMATE).run()
+                           max_estimate=c.max_estimate).run()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
+from goi.campaigns.runner import MAX_ESTIMATE
 from goi.semantics.rules import load_all
 from goi.semantics.show import to_json as _show
 
@@ -85,6 +86,7 @@ class OracleConfig:
     ulps: int = 0  # ieee754: units in the last place an answer may be off
     integer_division: str = "trunc"  # integer: how division rounds
     max_campaign: int = 100_000_000  # a campaign of more programs is refused before it starts (properties/campaign.py)
+    max_estimate: Optional[float] = MAX_ESTIMATE  # and one estimated at more CPU seconds (None: the user's bound, --max-campaign)
     reading: object = None  # oracle.target.Reading: how a plain command answers (a target's [answer]); None: the protocol
     max_nodes: int = 250_000  # goi's own graph budget per program: a drawn program past it is skipped and counted
     max_steps: int = 1_000_000  # and its transition budget

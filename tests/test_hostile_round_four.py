@@ -128,6 +128,20 @@ def test_a_campaign_estimated_past_its_bound_is_refused_with_the_estimate(monkey
     assert main(["props", "soundness", "--exhaustive", "3", "--max-campaign", "1000000"]) == exitcodes.OK
 
 
+def test_max_campaign_given_lifts_the_estimate_bound_even_at_its_default_value(monkeypatch, capsys):
+    """`--max-campaign N` is a bound of one's own whatever N is: the oracle's exhaustive
+    campaign told `--max-campaign` at the default count is not refused by its estimate (it was,
+    since a value equal to the default was taken for none given); untold, it is."""
+    from goi.campaigns import runner
+
+    monkeypatch.setattr(runner, "MAX_ESTIMATE", -1.0)
+    oracle = ["oracle", "--impl", CORRECT, "--exhaustive", "3", "--no-corpus", "--no-database"]
+    assert main(oracle) == exitcodes.BUDGET
+    assert "refused before any shard ran" in one_line_error(capsys)
+    assert main([*oracle, "--max-campaign", str(runner.MAX_PROGRAMS)]) == exitcodes.OK, capsys.readouterr()
+    assert main(["props", "soundness", "--exhaustive", "2", "--max-campaign", str(runner.MAX_PROGRAMS)]) == exitcodes.OK
+
+
 def test_every_property_counts_its_runs():
     """parametricity's runs went past the counter ("passed, 0 runs"): each property run now
     counts at least one."""

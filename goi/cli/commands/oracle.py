@@ -159,7 +159,7 @@ def _run(args) -> int:
     if args.protocol == "lines" and any("{file}" in word for word in command):
         raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
     from ...oracle.known import Known, read_known
-    from ...campaigns.runner import MAX_PROGRAMS
+    from ...campaigns.runner import MAX_ESTIMATE, MAX_PROGRAMS
 
     known = read_known(args.known) if args.known else Known()
     arithmetic = args.arithmetic.name
@@ -185,6 +185,7 @@ def _run(args) -> int:
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
         checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or MAX_PROGRAMS,
+        max_estimate=None if args.max_campaign is not None else MAX_ESTIMATE,
         cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic.spec, ulps=args.ulps,
         integer_division=args.integer_division, max_nodes=args.max_nodes, reading=reading,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),

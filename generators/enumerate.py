@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from bisect import bisect_right
 from functools import lru_cache
 from typing import Iterator, Optional
 
@@ -136,6 +137,7 @@ def splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 
 
 MAX_TABLE = 250_000  # counts kept (context, type, size): past this, counting stops (TooLarge)
+BLOCK_TABLES = 20_000  # unranking's block tables kept (the most recently used): a bounded cache
 
 
 class TooLarge(BudgetError):
@@ -163,6 +165,7 @@ class Enumeration:
         self.max_table = _whole("max_table", max_table, 1)
         self._entries = 0
         self._count = lru_cache(maxsize=None)(self._count_uncached)
+        self._blocks = lru_cache(maxsize=BLOCK_TABLES)(self._blocks_uncached)  # (ctx, names, type, size) -> blocks
 
     # ---- the public face --------------------------------------------------------------
     def count(self, n: int) -> int:
@@ -288,26 +291,42 @@ class Enumeration:
         return total
 
     def _unrank(self, ctx: Context, names: Names, t: Type, n: int, i: int) -> S.Term:
+        starts, blocks = self._blocks(ctx, names, t, n)
+        b = bisect_right(starts, i) - 1
+        if b < 0 or i >= starts[b] + blocks[b][3]:
+            raise AssertionError(f"index past the programs of type {t} and size {n}")
+        build, children, counts, _ = blocks[b]
+        i -= starts[b]
+        parts = []
+        for (c, ns, ty, size), k in zip(reversed(children), reversed(counts)):
+            i, j = divmod(i, k)
+            parts.append(self._unrank(c, ns, ty, size, j))
+        return build(*reversed(parts))
+
+    def _blocks_uncached(self, ctx: Context, names: Names, t: Type, n: int) -> tuple[list, list]:
+        """The terms of type t and size n in index order, as blocks: one per production and
+        split of the size among its children, with the index it starts at — (starts, [(build,
+        [(ctx, names, type, size) of each child], their counts, the block's count)]); empty
+        blocks left out. Unranking an index is then a bisection, not a walk of every
+        production before it."""
+        starts, blocks, at = [], [], 0
         for build, children in self._shapes(ctx, names, t, n):
             if not children:
-                if i == 0:
-                    return build()
-                i -= 1
+                starts.append(at)
+                blocks.append((build, (), (), 1))
+                at += 1
                 continue
             for sizes in splits(n - 1, len(children)):
-                counts = [self._count(c, ns, ty, size) for (c, ns, ty), size in zip(children, sizes)]
+                counts = tuple(self._count(c, ns, ty, size) for (c, ns, ty), size in zip(children, sizes))
                 product = 1
-                for c in counts:
-                    product *= c
-                if i >= product:
-                    i -= product
-                    continue
-                parts = []
-                for (c, ns, ty), size, k in zip(reversed(children), reversed(sizes), reversed(counts)):
-                    i, j = divmod(i, k)
-                    parts.append(self._unrank(c, ns, ty, size, j))
-                return build(*reversed(parts))
-        raise AssertionError(f"index past the programs of type {t} and size {n}")
+                for k in counts:
+                    product *= k
+                if product:
+                    starts.append(at)
+                    blocks.append((build, tuple((c, ns, ty, size) for (c, ns, ty), size in zip(children, sizes)),
+                                   counts, product))
+                    at += product
+        return starts, blocks
 
 
 size = S.size  # the size of a term: its constructors (module docstring)

@@ -285,7 +285,8 @@ class Execution:
         _whole("max_steps", max_steps)
         m = self.machine
         outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
-        rules = {r: outcome.counts.get(r, 0) for r in sorted(m.rules) if m.rules[r].kind != GC}
+        counts = outcome.counts
+        rules = {r: counts.get(r, 0) for r in m.rules.sorted_except(GC)}
         gc = None
         if self.collector is not None:
             gc = {r: self.collector.counts.get(r, 0) for r in m.rules.of_kind(GC)}

@@ -144,7 +144,7 @@ class RuleSet(Mapping):
         Machine(graph, rules=variant)
     """
 
-    __slots__ = ("_rules", "_sites", "_passes", "_by_site")
+    __slots__ = ("_rules", "_sites", "_passes", "_by_site", "_sorted", "_except")
 
     def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
         ordered: dict[str, Rule] = {}
@@ -173,6 +173,8 @@ class RuleSet(Mapping):
                     table.setdefault(kind, []).append(rule.id)
         setattr_(self, "_passes", {key: tuple(entries) for key, entries in passes.items()})
         setattr_(self, "_by_site", by_site)
+        setattr_(self, "_sorted", tuple(sorted(ordered)))  # the IDs sorted, once: a run's report lists them so
+        setattr_(self, "_except", {})  # kind -> sorted_except(kind), filled when first asked
 
     def __setattr__(self, name, value):
         raise AttributeError("a RuleSet is immutable: make a variant with replace, add, remove or with_sites")
@@ -256,7 +258,14 @@ class RuleSet(Mapping):
     # ---- asking about rules (instead of naming them)
     def of_kind(self, kind: str) -> list[str]:
         """The IDs of the rules of one kind, sorted."""
-        return sorted(r for r, rule in self._rules.items() if rule.kind == kind)
+        return [r for r in self._sorted if self._rules[r].kind == kind]
+
+    def sorted_except(self, kind: str) -> tuple[str, ...]:
+        """The IDs of the rules of every other kind, sorted (asked after every run: kept)."""
+        ids = self._except.get(kind)
+        if ids is None:
+            ids = self._except[kind] = tuple(r for r in self._sorted if self._rules[r].kind != kind)
+        return ids
 
     def with_feature(self, feature: str) -> list[str]:
         return [r for r, rule in self._rules.items() if rule.feature == feature]

@@ -50,12 +50,14 @@ class Campaigning:
         if work is None:
             raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
         total = sum(s.stop - s.start for s in shards)
-        results = Campaign("oracle exhaustive", shards, work, total,
-                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
-                            "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
-                           cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
-                           limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait,
-                           max_estimate=c.max_estimate).run()
+        campaign = Campaign("oracle exhaustive", shards, work, total,
+                            {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                             "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
+                            cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
+                            limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait,
+                            max_estimate=c.max_estimate)
+        results = campaign.run()
+        report.cpu_seconds = campaign.cpu.to_json()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:
@@ -96,12 +98,14 @@ class Campaigning:
                                   max_programs=per_shard, printer=None), type(self))
         if c.printer is not None:
             raise ValueError("a divided survey prints with goi's notations (not --printer)")
-        results = Campaign("oracle campaign", shards, work, per_shard * count,
-                           {"command": "oracle", "implementation": c.command, "notation": c.notation,
-                            "fragments": sorted(c.all_fragments), "programs": per_shard,
-                            "seeds": [c.seed, c.seed + count]},
-                           cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
-                           warn=self.warn, wait=c.cluster_wait).run()
+        campaign = Campaign("oracle campaign", shards, work, per_shard * count,
+                            {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                             "fragments": sorted(c.all_fragments), "programs": per_shard,
+                             "seeds": [c.seed, c.seed + count]},
+                            cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
+                            warn=self.warn, wait=c.cluster_wait)
+        results = campaign.run()
+        report.cpu_seconds = campaign.cpu.to_json()
         firsts: dict = {}
         counts: dict = {}
         for shard in shards:

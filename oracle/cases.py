@@ -225,6 +225,7 @@ class Report:
     survey_seconds: float = 0.0
     cases: list = field(default_factory=list)  # every Case of the survey, in order
     exhaustive: Optional[dict] = None  # an exhaustive run: {"bound", "programs", "of"} (docs/CAMPAIGNS.md)
+    cpu_seconds: Optional[dict] = None  # a campaign's CPU time, every process counted (goi/campaigns/cpu.py)
     known: dict = field(default_factory=dict)  # signature -> programs of a bucket --known set aside (not shrunk)
     known_signatures: frozenset = frozenset()  # every signature --known names (its programs' included)
     unconfirmed: dict = field(default_factory=dict)  # signature -> programs: hangs that answered when asked again

@@ -76,6 +76,7 @@ def report_json(report, replay_for=None) -> dict:
         "survey_seconds": round(report.survey_seconds, 3),
         "exhaustive": report.exhaustive,
         "shards": c.shards,
+        "cpu_seconds": report.cpu_seconds,
         "target": None if report.exhaustive is not None else report.config.max_programs,
         "defects": len(report.defects),
         "new_buckets": report.new_buckets,

@@ -65,6 +65,9 @@ CASES = [
     (["conjectures", "distinct-left", "plus-commutes", "congruence"], exitcodes.OK, "goi.conjectures/1"),
     (["conjectures", "no-such-law"], exitcodes.USAGE, "goi.error/1"),
     (["run"], exitcodes.USAGE, "goi.error/1"),
+    (["props", "soundness", "--exhaustive", "3", "--concrete"], exitcodes.OK, "goi.props/2"),  # with cpu_seconds
+    (["oracle", "--impl", f"{sys.executable} {Path(__file__).parent / 'oracle_mocks' / 'correct.py'}", "--exhaustive", "2",
+      "--no-corpus", "--no-database"], exitcodes.OK, "goi.oracle/2"),
 ]
 
 
@@ -72,6 +75,9 @@ CASES = [
 def test_json_output_validates_against_its_schema(capsys, argv, code, schema):
     got, data = run_json(capsys, *argv)
     assert got == code and data["schema"] == schema
+    if "--exhaustive" in argv:  # a campaign says what it cost in CPU time (issue 53)
+        cpu = (data.get("exhaustive") if schema.startswith("goi.props") else data)["cpu_seconds"]
+        assert abs(cpu["total"] - cpu["this_process"] - cpu["workers"]) <= 0.002 and cpu["workers_left"] == 0
 
 
 def test_the_schemas_reject_what_they_should():

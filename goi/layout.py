@@ -25,7 +25,7 @@ LAYERS = (
     ("goi.api",),  # the facade of the above
     ("goi.generators", "goi.enumerate", "goi.strategies", "goi.expected"),  # programs: generated, enumerated, expected
     ("goi.campaigns",),  # the campaign runner: shards, checkpoints, Dask (works given to it)
-    ("goi.properties",),  # the theorems, their campaigns' works
+    ("goi.properties", "goi.laws"),  # the theorems and their campaigns' works; the laws and conjectures, theirs
     ("goi.oracle",),  # oracle mode: other implementations against the machine
     ("goi.reports",),  # reports, pictures, the stepper, the playground's entry
     ("goi.cli", "goi.doclists"),  # the command line, the docs' generated tables

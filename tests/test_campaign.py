@@ -310,8 +310,8 @@ def test_conjectures_exhaustive_tries_each_instance_in_every_context_up_to_the_c
     """--context-size M reaches the runner: a context law is tried on every instance in every
     context of size ≤ M (and not one of size M + 1), counted."""
     from goi.generators.enumerate import Enumeration
-    from goi.properties.conjectures import LAWS
-    from goi.properties.exhaustive_laws import contexts, instances
+    from goi.laws.conjectures import LAWS
+    from goi.laws.exhaustive import contexts, instances
 
     assert main(["conjectures", "eta-value", "--exhaustive", "2", "--context-size", str(size), "--json"]) == exitcodes.OK
     row = json.loads(capsys.readouterr().out)["laws"][0]

@@ -150,7 +150,7 @@ def test_the_contexts_up_to_a_size_are_every_one_hole_context_of_that_size_once(
     """`goi conjectures --exhaustive N --context-size M` tries every context C[□ : F] of type F
     and size ≤ M with exactly one hole, each once: checked against the naive enumerator
     (every syntax tree with □ in scope, type-checked), plugged with a marker constant."""
-    from goi.properties.exhaustive_laws import HOLE, context_count, contexts
+    from goi.laws.exhaustive import HOLE, context_count, contexts
 
     marker = S.Const(Fraction(7))
     listed = [plug(marker) for plug in contexts(Enumeration(), F, m)]

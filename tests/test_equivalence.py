@@ -1,4 +1,4 @@
-"""Program and term equivalence with z3 (goi/equivalence/, properties/term_equivalence.py,
+"""Program and term equivalence with z3 (goi/equivalence/, goi/laws/term_equivalence.py,
 conjectures.py) and the symbolic field they rest on (semantics/symbolic.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, Phase, settings
 
 import goi
 from goi.cli import main
-from goi.properties import conjectures, suite
+from goi.laws import conjectures
+from goi.properties import suite
 from goi.equivalence.programs import (
     EQUIVALENT,
     NOT_COMPARABLE,
@@ -25,7 +26,7 @@ from goi.equivalence.programs import (
 from goi.equivalence.deadline import Deadline
 from goi.properties.profiles import config
 from goi.properties.runner import Finding
-from goi.properties.term_equivalence import NONE_FOUND, REFUTED, term_equivalence
+from goi.laws.term_equivalence import NONE_FOUND, REFUTED, term_equivalence
 from goi.cli import exitcodes
 from goi.semantics.parser import parse
 from goi.semantics.symbolic import SymbolicField, evaluate, show

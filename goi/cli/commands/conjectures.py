@@ -30,7 +30,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, _source, out) -> int:
-    from ...properties import conjectures
+    from ...laws import conjectures
 
     names = args.laws or list(conjectures.LAWS)
     unknown = [n for n in names if n not in conjectures.LAWS]
@@ -70,12 +70,12 @@ def run(args, _source, out) -> int:
 
 
 def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
-    """Each law a shard of one campaign (properties/campaign.py): here, on a LocalCluster or a
+    """Each law a shard of one campaign (goi/laws/campaign.py): here, on a LocalCluster or a
     scheduler, checkpointed; the rows in the catalogue's order."""
-    from ...properties import conjectures
-    from ...properties.campaign import LawWork, law_shards
+    from ...laws import conjectures
+    from ...laws.campaign import LawWork, law_shards
     from ...campaigns.runner import MAX_PROGRAMS, Campaign, check_division
-    from ...properties.exhaustive_laws import merge_parts
+    from ...laws.exhaustive import merge_parts
 
     budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
     parts = args.parts or (2 * (os.cpu_count() or 1) if args.cluster else 1)
@@ -107,8 +107,8 @@ def checks_up_to(names, bound: int, context_size: int, limit: int) -> dict:
     """law -> at most how many instance-in-context checks it takes, refused (before any work)
     past `limit` in all or past what can be counted."""
     from ...generators.enumerate import Enumeration, TooLarge
-    from ...properties.conjectures import LAWS
-    from ...properties.exhaustive_laws import context_count, instance_bound
+    from ...laws.conjectures import LAWS
+    from ...laws.exhaustive import context_count, instance_bound
     from ...campaigns.faults import CampaignTooLarge
 
     enum = Enumeration()

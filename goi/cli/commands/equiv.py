@@ -95,7 +95,7 @@ def run(args, _source, out) -> int:
     if args.context and not args.terms:
         raise UsageError("--context declares the free variables of open terms: use it with --terms")
     if args.terms:
-        from ...properties.term_equivalence import term_equivalence  # contexts are drawn: Hypothesis
+        from ...laws.term_equivalence import term_equivalence  # contexts are drawn: Hypothesis
 
         terms = []
         for text, name in inputs:

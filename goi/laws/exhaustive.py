@@ -6,7 +6,7 @@ Each law's metavariables are filled with every term of their type from the enume
 instances are put in every context C[□ : T] of type F and size at most the context size (a
 program with exactly one hole, the hole counted as one). The first refutation found is the
 smallest in that order. The instance shapes are those of the random instance strategies of
-properties/conjectures.py, metavariable by metavariable.
+goi/laws/conjectures.py, metavariable by metavariable.
 """
 
 from __future__ import annotations

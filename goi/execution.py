@@ -31,7 +31,7 @@ from .semantics.typecheck import Judgement, typecheck
 from .semantics.types import Type
 from .semantics.stack import deep
 from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
-from .semantics.errors import whole_number
+from .semantics.errors import BudgetError, whole_number
 
 __all__ = [
     "DEFAULT_MAX_DIGITS",
@@ -74,8 +74,6 @@ def check(text: str, *, max_characters: Optional[int] = None) -> Judgement:
                         "a surface term or a judgement goes to goi.run or goi.judge")
     bound = MAX_TEXT_CHARACTERS if max_characters is None else whole_number("max_characters", max_characters, 1)
     if len(text) > bound:
-        from .semantics.errors import BudgetError
-
         raise BudgetError(f"the program is {len(text):,} characters: goi.check reads at most {bound:,} "
                           "(max_characters; the command line's --max-input-bytes)", limit="input")
     return deep(lambda: typecheck(parse(text), source=text))

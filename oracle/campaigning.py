@@ -4,7 +4,7 @@ record checked before it is counted."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 
@@ -35,8 +35,6 @@ class Campaigning:
     def _exhaustive(self, report: Report) -> None:
         """Every program of size ≤ N, in shards (goi/campaigns/runner.py); each bucket's first
         program in size-and-index order is its smallest: no shrinking is needed."""
-        import dataclasses
-
         from goi.generators.enumerate import Enumeration
 
         from goi.campaigns.runner import Campaign, default_cluster, exhaustive_counts, exhaustive_shards, sample_of, space_fields
@@ -46,7 +44,7 @@ class Campaigning:
         enumeration = Enumeration(space)
         shards = exhaustive_shards(exhaustive_counts(enumeration, c.exhaustive, c.max_campaign))
         work = OracleWork(replace(c, exhaustive=None, cluster=None, checkpoint=None, database=None, corpus=False,
-                                  printer=None), dataclasses.asdict(space), type(self)) if c.printer is None else None
+                                  printer=None), asdict(space), type(self)) if c.printer is None else None
         if work is None:
             raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
         total = sum(s.stop - s.start for s in shards)

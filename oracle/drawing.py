@@ -20,7 +20,7 @@ from goi.semantics.errors import GoiError
 from goi.semantics.rules import fired
 
 from .corpus import corpus_files
-from .steering import shape
+from .steering import AT_LEAST, dominant, needs, shape
 
 from .cases import DRAWS, FEEDBACK_FEATURES, SCHEDULE, Case, Report
 from .classification import AGREE, BEYOND, FAILURES, OUTSIDE, klass as judged
@@ -207,8 +207,6 @@ class Drawing:
     def _steer(self, stage: int, pending: list, drawn: list) -> None:
         """Before `stage`: the features the dominant buckets so far need, switched off in half of
         its programs (oracle/steering.py); the programs sent so far are waited for."""
-        from .steering import AT_LEAST, dominant, needs
-
         cases = {**self.cache, **{text: future.result() for text, future in pending}}
         failing = [cases[text] for _, text in drawn if text in cases and cases[text].klass in FAILURES]
         agreeing = [self.terms[text] for _, text in drawn

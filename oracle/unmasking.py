@@ -21,7 +21,7 @@ from goi.semantics.types import F
 
 from .cases import CATCH_ALL, MAX_BUCKETS, UNMASK_CALLS, Report, Shrunk
 from .classification import ACCEPTS_INVALID, AGREE, HANG
-from .notations import ReadError
+from .notations import ReadError, strip_annotations
 from .steering import ABLATED, ANY_OPERATION
 
 COMMUTATIVE = ("+", "*")
@@ -50,8 +50,6 @@ def same_defect_form(term: S.Term) -> str:
     same form are one defect written two ways (docs/ORACLE.md, Buckets and signatures)."""
     from goi.semantics.canonical import canonical_names
     from goi.semantics.pretty import pretty
-
-    from .notations import strip_annotations
 
     def go(t: S.Term) -> S.Term:
         if isinstance(t, S.Const):

@@ -22,7 +22,7 @@ from goi.semantics.stack import interrupt_taken
 from . import coverage, suite
 from .profiles import config, database_unreachable, register
 from goi.progress import PROGRESS
-from .runner import BudgetFinding, Finding
+from .runner import BudgetFinding, Finding, show
 
 
 _BLOB = re.compile(r"@reproduce_failure\('([^']+)', b'([^']+)'\)")
@@ -79,8 +79,6 @@ def _program_of(example: Optional[dict]) -> Optional[str]:
     """The program of an example (its first surface term, as the paper writes it); None if it
     has none (a pair of contexts, say, is shown by the property's own Finding)."""
     from goi.semantics import syntax as S
-
-    from .runner import show
 
     for value in (example or {}).values():
         if isinstance(value, S.Term):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from goi.api import Execution
 from goi.semantics import graph as G
 from goi.semantics.checks import InvariantViolation
-from goi.semantics.checks.form import Form, form_problems
+from goi.semantics.checks.form import Form, _level_of_link_end, form_problems
 from goi.semantics.checks.graph_criterion import GraphCriterion, graph_problems
 from goi.semantics.checks.names import NameCriteria, name_problems
 from goi.semantics.rules.surgery import refresh_names
@@ -49,8 +49,6 @@ def _swappable(links, limit: int = 200) -> list:
     """Pairs of links of one type whose targets can be exchanged keeping the graph
     well-formed (each link's source at the level of the other's target): what `form` cannot
     see and the graph criterion can (a cycle, a bound variable entering another λ)."""
-    from goi.semantics.checks.form import _level_of_link_end
-
     by_type: dict = {}
     for link in links:
         if link.src is not None and link.dst is not None:

@@ -22,7 +22,7 @@ from goi.semantics.types import F
 from goi.generators.typed import programs
 
 from goi import equivalence  # the decision (z3) is loaded when first used: equivalence.symbolic_run
-from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED
+from goi.equivalence import DEFAULT_WORK, EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED
 from hypothesis import strategies as st
 
 from .coverage import record
@@ -93,8 +93,6 @@ def self_equivalence(term, config, other: Optional[S.Term] = None, timeout=None)
 
     term vs itself, vs its first re-association if it has one, and, given another program
     u, (term + u) + term vs term + (u + term)."""
-    from goi.equivalence import DEFAULT_WORK, program_equivalence
-
     record(api.run(term, max_steps=config.max_steps))  # counted as the suite's runs, with its rules
     pairs = [(term, term)]
     inner = reassociate(term)
@@ -105,7 +103,7 @@ def self_equivalence(term, config, other: Optional[S.Term] = None, timeout=None)
         pairs.append((left, reassociate(left)))
     verdicts = []
     for a, b in pairs:
-        v = program_equivalence(a, b, timeout=DEFAULT_WORK if timeout is None else timeout, max_steps=config.max_steps)
+        v = equivalence.program_equivalence(a, b, timeout=DEFAULT_WORK if timeout is None else timeout, max_steps=config.max_steps)
         if v.verdict in (NOT_EQUIVALENT, NOT_COMPARABLE):
             raise Finding("equivalence", f"{pretty(a)} refuted against {pretty(b)}: {v.verdict}, {v.reason}", _text(term))
         verdicts.append(v.verdict)

@@ -51,7 +51,7 @@ def _commit() -> Optional[str]:
 def collect(names: Iterable[str], profile: str, examples: Optional[int] = None, seed: Optional[int] = None,
             on_result: Optional[Callable] = None, explain: bool = True) -> dict:
     """Run the properties and build the report's data."""
-    from goi.properties import driver
+    from goi.properties import driver  # Hypothesis: loaded when a report runs properties, not when one is read
 
     names = list(names)
     with coverage.recording() as recorder:

@@ -376,9 +376,7 @@ class Page(str):
         printer.text(f"<goi.view page: {len(self):,} characters of HTML (shown as the stepper)>")
 
     def _repr_html_(self) -> str:
-        from html import escape
-
-        return (f'<iframe class="goi-view" srcdoc="{escape(str(self), quote=True)}" style="width:100%;'
+        return (f'<iframe class="goi-view" srcdoc="{html.escape(str(self), quote=True)}" style="width:100%;'
                 f'height:{self.height}px;border:1px solid #ccc" sandbox="allow-scripts"></iframe>')
 
 

@@ -323,8 +323,6 @@ def _check_depth(term: S.Term) -> None:
     again there would only parse it a second time. Each operator of a chain such as
     `1 + 1 + … + 1` is a level (operators associate to the left): a term that is too deep
     because of such a chain is refused as a chain too long, not as deep nesting."""
-    import sys
-
     from .stack import RECURSION_LIMIT
 
     limit = sys.getrecursionlimit() // FRAMES_PER_LEVEL

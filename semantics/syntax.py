@@ -14,7 +14,7 @@ The AST keeps exactly the distinctions that matter for typing:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from fractions import Fraction
 from typing import Optional
 
@@ -193,9 +193,7 @@ CHILD_FIELDS = {Lam: ("body",), App: ("fun", "arg"), BinOp: ("left", "right"), D
 
 def with_child(term: Term, i: int, child: Term) -> Term:
     """The term with its i-th immediate subterm (as `subterms` lists them) replaced."""
-    import dataclasses
-
-    return dataclasses.replace(term, **{CHILD_FIELDS[type(term)][i]: child})
+    return _replace(term, **{CHILD_FIELDS[type(term)][i]: child})
 
 
 def binds(term: Term) -> tuple[str, ...]:

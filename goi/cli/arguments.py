@@ -185,8 +185,6 @@ def add_campaign_arguments(p, shards: str) -> None:
 def check_campaign_arguments(args) -> None:
     """What the campaign options (add_campaign_arguments) need of each other, said in one place
     for every command that takes them."""
-    from .errors import UsageError
-
     if args.resume and args.checkpoint is None:
         raise UsageError("--resume needs --checkpoint FILE")
 

@@ -21,7 +21,7 @@ from goi.semantics import syntax as S
 from goi.semantics.typecheck import Judgement
 
 from .declaration import Notation, NotationError, declared, declared_table, read_notation
-from .lowering import Inexpressible, Lowering, as_terms
+from .lowering import Inexpressible, Lowering, as_terms, value_of
 from .printing import Levels, Printer
 from .reading import Reader, ReadError
 
@@ -126,8 +126,6 @@ class Declared:
     def _check_constants(self) -> None:
         """A `*_as` constant must write the number it stands for (checked on examples)."""
         from fractions import Fraction
-
-        from .lowering import value_of
 
         n = self.notation
         for key, value in (("negative_as", Fraction(-3)), ("fraction_as", Fraction(3, 7))):

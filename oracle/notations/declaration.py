@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .template import (NAME_HOLES, Hole, Literal, TemplateError, ends_with_literal, holes, parse_template,
+from .template import (NAME_HOLES, Hole, Literal, Optional_, TemplateError, ends_with_literal, holes, parse_template,
                        starts_with_literal)
 
 # The forms of [forms]: their holes, and whether a notation must have them.
@@ -355,8 +355,6 @@ class _Reader:
 
 
 def _in_optional(parts, name: str) -> bool:
-    from .template import Optional_
-
     return any(isinstance(p, Optional_) and name in {h.name for h in holes(p.parts)} for p in parts)
 
 
@@ -368,8 +366,6 @@ def _keywords(forms: dict, operators: dict, constants: dict, types: dict) -> fro
     words = set()
 
     def collect(parts):
-        from .template import Optional_
-
         for p in parts:
             if isinstance(p, Literal):
                 words.update(WORD.findall(p.text))

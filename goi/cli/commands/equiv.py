@@ -14,7 +14,7 @@ from ..arguments import add_input_limit, positive_int, positive_seconds
 from ..errors import Sourced, UsageError
 from ..io import read_file, read_text, say, schema, write_json
 from . import command
-from ...equivalence.deadline import DEFAULT_WORK
+from ...equivalence.deadline import DEFAULT_WORK, Deadline
 
 VERDICT_EXIT = {
     "equivalent": exitcodes.OK,
@@ -87,8 +87,6 @@ def run(args, _source, out) -> int:
     from ...semantics.errors import GoiError
     from ...semantics.parser import parse
     from ...semantics.stack import deep
-
-    from ...equivalence.deadline import Deadline
 
     inputs = read_two(args)
     budget = Deadline(args.timeout, work=args.work)

@@ -5,16 +5,26 @@ minimal program (docs/ORACLE.md). One module per concern:
 - protocols:      what an implementation is given and what an answer is; the one-shot protocol
 - sessions:       the persistent protocol (one process, program after program)
 - reaping:        ending every process an implementation started
+- cputime:        an implementation's own CPU time (its process group): hangs no load can fake
+- printing:       a --printer run in a process of its own, waited on with a budget
 - notations:      the program as the implementation reads it (the paper's, the visualiser's)
 - target:         a target as one declaration (a TOML file): command, notation, fragment, arithmetic, answers
 - fragment:       what an implementation lacks, as one value (Fragment)
 - arithmetic:     what it computes with, declared (Declared)
+- known:          buckets set aside (--known): counted, never shrunk, steered away from
 - classification: the class of an outcome (a plain function) and the failure's signature (its bucket)
 - reduction:      structural reduction of a failing program, keeping its signature
 - shrinking:      one Shrinker per bucket, owning its budget
 - kept:           each bucket's minimal program, kept between runs
 - cases:          a run's configuration, cases, buckets and report
 - survey:         the run: corpus, survey (the search), a loop over the buckets, exhaustive and divided runs
+- drawing:        the survey's draw: stages, the search's techniques, feedback from goi's run
+- steering:       away from dominant and known buckets, and the shapes fed back to the draw
+- asking:         putting a program to the implementation
+- classifying:    goi's expected outcome beside the answer: the case
+- splitting:      a bucket's other members, reduced when they may show another defect (#k)
+- unmasking:      a bucket's program rewritten past a masking defect
+- campaigning:    exhaustive and divided runs as campaigns (goi.campaigns)
 - corpus:         the example programs run first
 - output:         what a run says: summary, JSON, files
 

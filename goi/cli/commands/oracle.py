@@ -143,40 +143,17 @@ def run(args, _source, out) -> int:
             args.printer.close()  # its process goes with the command, however the command ends
 
 
-def _run(args) -> int:
-    from ...oracle.output import report_json, summary_lines, write_out
-    from ...oracle.protocols import split_command, unstartable
-    from ...oracle.survey import Oracle, OracleConfig
-    from ...progress import PROGRESS, quiet
-
-    reading = apply_target(args)
-    if args.impl is None:
-        raise UsageError("say which implementation: --impl 'CMD …', or --target FILE.toml (docs/ORACLE.md)")
-    try:
-        command = split_command(args.impl)
-    except ValueError as exc:
-        raise UsageError(f"--impl: {exc}") from None
-    if args.protocol == "lines" and any("{file}" in word for word in command):
-        raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
-    from ...oracle.known import Known, read_known
+def _config(args, command: list, reading):
+    """The run's OracleConfig from the options (the arithmetic's options checked together)."""
     from ...campaigns.runner import MAX_ESTIMATE, MAX_PROGRAMS
+    from ...oracle.known import Known, read_known
+    from ...oracle.survey import OracleConfig
 
     known = read_known(args.known) if args.known else Known()
-    arithmetic = args.arithmetic.name
-    if arithmetic != "exact" and args.tolerance is not None:
-        raise UsageError("--tolerance is the exact arithmetic's; with --arithmetic ieee754 say --ulps N")
-    if arithmetic == "ieee754" and args.division != "total":
-        raise UsageError("--arithmetic ieee754 divides as IEEE-754 does (x/0 is ±Infinity, 0/0 NaN) or as its "
-                         "by-zero setting says (ieee754,by-zero=error): not with --division")
-    if args.division != "total" and "by-zero" in dict(args.arithmetic.settings):
-        raise UsageError("--division and the arithmetic's by-zero setting say the same thing: say it once")
-    if args.ulps and arithmetic != "ieee754":
-        raise UsageError("--ulps is for --arithmetic ieee754")
-    if args.integer_division != "trunc" and (arithmetic != "integer" or "rounding" in dict(args.arithmetic.settings)):
-        raise UsageError("--integer-division is for --arithmetic integer (whose rounding setting says it too: say it once)")
+    _check_arithmetic(args)
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
-    config = OracleConfig(
+    return OracleConfig(
         command=command, notation=args.notation, fragments=chosen, tolerance=args.tolerance, timeout=args.timeout,
         memory_mb=args.memory_mb, division=args.division, ill_typed=args.ill_typed,
         max_programs=args.max_programs or programs, max_depth=depth, seed=args.seed, jobs=args.jobs,
@@ -190,16 +167,26 @@ def _run(args) -> int:
         integer_division=args.integer_division, max_nodes=args.max_nodes, reading=reading,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),
     )
-    why = unstartable(command)
-    if why is not None:  # said now, not after the whole corpus has crashed one program at a time
-        raise UsageError(f"--impl: {why}")
-    if args.printer is not None:
-        args.printer.timeout = args.timeout
-        args.printer.start()  # its module imported now: an error in it is said before any program
-    if args.replay is not None or args.replay_program is not None:
-        return replay(args, config)
-    if args.out:
-        writable_directory("--out", args.out)  # before the run, not after it
+
+
+def _check_arithmetic(args) -> None:
+    """What the arithmetic options need of each other."""
+    arithmetic = args.arithmetic.name
+    if arithmetic != "exact" and args.tolerance is not None:
+        raise UsageError("--tolerance is the exact arithmetic's; with --arithmetic ieee754 say --ulps N")
+    if arithmetic == "ieee754" and args.division != "total":
+        raise UsageError("--arithmetic ieee754 divides as IEEE-754 does (x/0 is ±Infinity, 0/0 NaN) or as its "
+                         "by-zero setting says (ieee754,by-zero=error): not with --division")
+    if args.division != "total" and "by-zero" in dict(args.arithmetic.settings):
+        raise UsageError("--division and the arithmetic's by-zero setting say the same thing: say it once")
+    if args.ulps and arithmetic != "ieee754":
+        raise UsageError("--ulps is for --arithmetic ieee754")
+    if args.integer_division != "trunc" and (arithmetic != "integer" or "rounding" in dict(args.arithmetic.settings)):
+        raise UsageError("--integer-division is for --arithmetic integer (whose rounding setting says it too: say it once)")
+
+
+def _check_campaign(args) -> None:
+    """What the campaign options need of the run and of each other."""
     if args.exhaustive is None and args.shards is None and (args.checkpoint or args.resume):
         raise UsageError("--checkpoint and --resume are for campaigns (--exhaustive, --shards or --cluster)")
     if args.exhaustive is not None and args.shards is not None:
@@ -210,6 +197,35 @@ def _run(args) -> int:
     if args.max_campaign is not None and args.exhaustive is None and args.shards is None and not args.cluster:
         raise UsageError("--max-campaign bounds a campaign (--exhaustive, --shards or --cluster): a survey's size is "
                          "--max-programs")
+
+
+def _run(args) -> int:
+    from ...oracle.output import report_json, summary_lines, write_out
+    from ...oracle.protocols import split_command, unstartable
+    from ...oracle.survey import Oracle
+    from ...progress import PROGRESS, quiet
+
+    reading = apply_target(args)
+    if args.impl is None:
+        raise UsageError("say which implementation: --impl 'CMD …', or --target FILE.toml (docs/ORACLE.md)")
+    try:
+        command = split_command(args.impl)
+    except ValueError as exc:
+        raise UsageError(f"--impl: {exc}") from None
+    if args.protocol == "lines" and any("{file}" in word for word in command):
+        raise UsageError("--protocol lines sends programs on standard input: the command may not name {file}")
+    config = _config(args, command, reading)
+    why = unstartable(command)
+    if why is not None:  # said now, not after the whole corpus has crashed one program at a time
+        raise UsageError(f"--impl: {why}")
+    if args.printer is not None:
+        args.printer.timeout = args.timeout
+        args.printer.start()  # its module imported now: an error in it is said before any program
+    if args.replay is not None or args.replay_program is not None:
+        return replay(args, config)
+    if args.out:
+        writable_directory("--out", args.out)  # before the run, not after it
+    _check_campaign(args)
 
     def progress(stage: str, done: int, total: int) -> None:
         PROGRESS.tick(f"oracle {stage}", total)

@@ -235,18 +235,15 @@ def exhaustive(args, names) -> int:
         results = campaign.run()
     merged = merge((results[s.key] for s in shards), chosen)
     first = merged["failures"][0] if merged["failures"] else None
-    replay = None
-    if first is not None:
-        replay = f"goi props {first['property']} --profile {args.profile} --index {first['size']}:{first['index']}"
+    replay = first and f"goi props {first['property']} --profile {args.profile} --index {first['size']}:{first['index']}"
     status = {n: ("failed" if any(f["property"] == n for f in merged["failures"]) else
                   "budget" if merged["undecided"][n] else "held") for n in chosen}
     props = registry()
     covering = {n: covers(props[n], shapes) for n in chosen}
     over_constants = _programs_over_constants(concrete, bound) if shapes and bound is not None else None
     if args.json:
-        write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": None,
-                    "examples": None, "properties": {}, "not_run": [],
-                    "coverage": None,
+        write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": None, "examples": None,
+                    "properties": {}, "not_run": [], "coverage": None,
                     "exhaustive": {"bound": bound, "index": list(args.index) if args.index else None,
                                    "shapes": shapes, "space": space.describe(shapes), "covers": covering,
                                    "programs_over_constants": over_constants,
@@ -258,24 +255,28 @@ def exhaustive(args, names) -> int:
     else:
         what = (f"all {merged['programs']:,} {unit}s of size ≤ {bound}" if bound is not None
                 else f"{unit} {args.index[0]}:{args.index[1]}")
-        say(f"space: {space.describe(shapes)}")
-        if over_constants is not None:
-            say(f"  ({merged['programs']:,} shapes of size ≤ {bound} stand for the {over_constants:,} programs over the "
-                f"constants of --concrete, and for every other choice of constants)")
-        for n in chosen:
-            line = f"{n:<14} {status[n]:<7} on {what}" + (f", for {covering[n]}" if shapes else "")
-            if merged["undecided"][n]:
-                line += f" ({merged['undecided'][n]} stopped by a budget: not decided)"
-            say(line)
-        if first is not None:
-            say(f"first counterexample (size {first['size']}, index {first['index']}): [{first['property']}] {first['message']}")
-            say(f"  program: {first['program']}")
-            say(f"  replay:  {replay}")
+        _say_exhaustive(merged, what, space.describe(shapes), bound, over_constants,
+                        {n: f"{n:<14} {status[n]:<7} on {what}" + (f", for {covering[n]}" if shapes else "") for n in chosen},
+                        replay)
+    return exitcodes.STUCK if first is not None else exitcodes.BUDGET if any(merged["undecided"].values()) else exitcodes.OK
+
+
+def _say_exhaustive(merged: dict, what: str, space: str, bound, over_constants, lines: dict, replay) -> None:
+    """An exhaustive run's summary: the space, each property's verdict line (`lines`), the
+    first counterexample and its replay."""
+    say(f"space: {space}")
+    if over_constants is not None:
+        say(f"  ({merged['programs']:,} shapes of size ≤ {bound} stand for the {over_constants:,} programs over the "
+            f"constants of --concrete, and for every other choice of constants)")
+    for n, line in lines.items():
+        if merged["undecided"][n]:
+            line += f" ({merged['undecided'][n]} stopped by a budget: not decided)"
+        say(line)
+    first = merged["failures"][0] if merged["failures"] else None
     if first is not None:
-        return exitcodes.STUCK
-    if any(merged["undecided"].values()):
-        return exitcodes.BUDGET
-    return exitcodes.OK
+        say(f"first counterexample (size {first['size']}, index {first['index']}): [{first['property']}] {first['message']}")
+        say(f"  program: {first['program']}")
+        say(f"  replay:  {replay}")
 
 
 def _programs_over_constants(space, bound: int):

@@ -349,8 +349,10 @@ def test_ctrl_c_ends_a_wait_on_a_fifo_that_never_ends(tmp_path):
         "    with_deep_stack(read_path, sys.argv[1], 100, '--x', 3600.0)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted'); sys.exit(130)\n")
+    from conftest import hear_ctrl_c
+
     proc = subprocess.Popen([sys.executable, "-c", script, str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=hear_ctrl_c)
     try:
         for _ in range(6000):  # until both ends are open (the reader is waiting): counted, not timed
             opened = [fd for fd in os.listdir(f"/proc/{proc.pid}/fd")

@@ -1018,6 +1018,8 @@ def test_ctrl_c_stops_a_printer_that_holds_the_interpreter(tmp_path):
     import subprocess
     import sys
 
+    from conftest import hear_ctrl_c
+
     marker = tmp_path / "started"
     (tmp_path / "stuck.py").write_text(
         "import re\n"
@@ -1027,7 +1029,8 @@ def test_ctrl_c_stops_a_printer_that_holds_the_interpreter(tmp_path):
         "    return 'never'\n", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "goi", "oracle", "--impl", " ".join(mock("correct")), "--printer",
                              f"{tmp_path / 'stuck.py'}:show", "--timeout", "3600", "--no-corpus", "--no-database",
-                             "--max-programs", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--max-programs", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hear_ctrl_c)
     try:
         for _ in range(6000):  # the printer's process has started its regex (counted, not timed)
             if marker.exists() or proc.poll() is not None:

@@ -56,17 +56,19 @@ class CpuClock:
     workers_at_end: dict = field(default_factory=dict)
     scheduler_at_start: Optional[float] = None
     scheduler_at_end: Optional[float] = None
+    own: bool = False  # a LocalCluster started for this campaign (attach)
 
     def attach(self, client, own: bool) -> None:
         """`own`: a LocalCluster started for this campaign (its workers' whole time counts, and
         its scheduler is this process)."""
+        self.own = own
         if not own:
             self.workers_at_start = _on_workers(client)
             self.scheduler_at_start = _on_scheduler(client)
 
-    def read_cluster(self, client, own: bool) -> None:
+    def read_cluster(self, client) -> None:
         self.workers_at_end = _on_workers(client)
-        if not own:
+        if not self.own:
             self.scheduler_at_end = _on_scheduler(client)
 
     def stop(self) -> CpuSeconds:

@@ -242,9 +242,8 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
     where = cluster or "the given client"
     if client is None:
         client, own = client_for(cluster, wait)
-    mine = own is not None  # a LocalCluster started for this campaign: its workers' whole time is the campaign's
-    if clock is not None:
-        clock.attach(client, mine)
+    if clock is not None:  # a LocalCluster started here: its workers' whole time is the campaign's
+        clock.attach(client, own is not None)
     if progress is not None and getattr(progress, "dashboard", "") is None:
         try:
             progress.dashboard = client.dashboard_link  # the scheduler's diagnostic pages, when it serves them
@@ -254,7 +253,7 @@ def run_campaign(shards: list, work: Callable, *, cluster: Optional[str] = None,
         with _quiet_dask():
             _run_on(client, pending, work, finished, where, results, checkpoint)
             if clock is not None:
-                clock.read_cluster(client, mine)
+                clock.read_cluster(client)
     finally:
         if made:
             with _quiet_dask():

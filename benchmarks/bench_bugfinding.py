@@ -14,7 +14,9 @@ many, in how many it is counted as exactly one defect (the buckets the report co
 defects that it alone explains; a bucket listed as another program of an earlier defect is not
 one), the median programs and seconds until its first bucket's first program, the median
 length of the shrunk program. The summary also counts the further minimal programs (`#k`)
-whose bug is their bucket's own: one defect shown twice.
+whose bug is their bucket's own: one defect shown twice; of them, those listed as "perhaps another
+bug" (the report's claim that is wrong), the rest said to be the same defect as a bucket. And
+the merges that hide a bug: a bucket said to be the same defect as another bug's bucket.
 
     python benchmarks/bench_bugfinding.py [--seeds 5] [--jobs 2] [--only NAME,…]
         [--search fit,swarm,…|none] [--no-shrink] [--json FILE]
@@ -127,12 +129,15 @@ def one(job):
                         "find_seconds": round(s.find_seconds, 2), "complete": s.complete, "explained_by": explained,
                         # what the report counts: a defect of its own, or another program of one
                         "defect": sig in report.defects, "another_program_of": s.same_defect_as or (
-                            s.signature if sig != s.signature else None)})
+                            s.signature if sig != s.signature else None),
+                        "same_defect_as": s.same_defect_as})  # None: listed as "perhaps another bug" (a #k) or a defect
     false_alarms = [b for b in buckets if not b["explained_by"]]  # a bucket no planted bug explains
     return {"implementation": impl.name, "seed": seed, "seconds": round(seconds, 1), "programs": report.programs,
             "skipped": report.skipped, "duplicates": report.duplicates, "buckets": buckets,
             "false_alarms": len(false_alarms), "refused": report.counts.get("rejects-valid", 0),
-            "same_bug_extras": len(_same_bug_extras(buckets))}
+            "same_bug_extras": len(_same_bug_extras(buckets)),
+            "said_another_bug": len([b for b in _same_bug_extras(buckets) if b["same_defect_as"] is None]),
+            "wrong_merges": len(_wrong_merges(buckets))}
 
 
 def _same_bug_extras(buckets: list) -> list:
@@ -145,6 +150,18 @@ def _same_bug_extras(buckets: list) -> list:
     for b in buckets:
         root = by_signature.get(_base(b["signature"])) if _base(b["signature"]) != b["signature"] else None
         if root is not None and len(b["explained_by"]) == 1 and b["explained_by"] == root["explained_by"]:
+            out.append(b)
+    return out
+
+
+def _wrong_merges(buckets: list) -> list:
+    """The buckets (and #k) the report says are the same defect as another bucket whose planted
+    bug is not theirs: a second bug hidden behind a first (a merge that must not happen)."""
+    by_signature = {b["signature"]: b for b in buckets}
+    out = []
+    for b in buckets:
+        into = by_signature.get(b.get("same_defect_as") or "")
+        if into is not None and b["explained_by"] and not set(b["explained_by"]) & set(into["explained_by"]):
             out.append(b)
     return out
 
@@ -203,9 +220,12 @@ def table(rows: list, results: list) -> str:
     slowest = max((r["seconds"] for r in results), default=0)
     once = sum(r["counted_once"] for r in rows)
     extras = sum(r.get("same_bug_extras", 0) for r in results)
+    said = sum(r.get("said_another_bug", 0) for r in results)
+    merges = sum(r.get("wrong_merges", 0) for r in results)
     lines.append(f"\n{len(rows)} bugs × seeds: {found}/{total} found, {alone}/{total} in a bucket of their own, "
                  f"{once}/{found} counted as exactly one defect; {extras} further minimal programs (#k) "
-                 f"whose bug is their bucket's; "
+                 f"whose bug is their bucket's ({said} of them listed as perhaps another bug, the rest said to be "
+                 f"the same defect); {merges} buckets said to be the same defect as another bug's (a bug hidden); "
                  f"{alarms} false alarms (buckets no planted bug explains); {refused} of {sent} programs refused by "
                  f"the implementation; {skipped} of {drawn} draws not expressible; "
                  f"{sum(r['seconds'] for r in results):.0f} s of runs, the longest {slowest:.0f} s")

@@ -329,6 +329,56 @@ def test_goi_report_names_a_missing_extra_before_any_property_runs(tmp_path, cap
     assert "matplotlib" in err and "soundness" not in err  # no property's line: none ran
 
 
+# Two programs whose difference query z3's nlsat works on for minutes (strict division: the
+# first is undefined where a sum of two Motzkin-like products plus 1/1000 is 0, which never
+# happens but is hard to prove).
+_MOTZKIN = "(a*a*a*a*b*b + a*a*b*b*b*b - 3*a*a*b*b*c*c + c*c*c*c*c*c)"
+HARD_FOR_Z3 = (f"(λa. λb. λc. λd. λe. {{0}} + 0 / ({_MOTZKIN} * (c*c*c*c*d*d + c*c*d*d*d*d - 3*c*c*d*d*e*e + e*e*e*e*e*e)"
+               f" + (a*b*c*d*e - 1) * (a*b*c*d*e - 1) * {_MOTZKIN} + 0.001)) {{1}} {{2}} {{3}} {{4}} {{5}}",
+               "(λa. λb. λc. λd. λe. {0} + 0 * (a + b + c + d + e)) {1} {2} {3} {4} {5}")
+
+
+def _cpu_ticks(pid: int) -> int:
+    """The CPU time a process has used so far, in clock ticks (/proc/PID/stat: utime + stime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def test_ctrl_c_during_a_long_z3_check_interrupts_the_decision(tmp_path):
+    """Issue 52: every wait answers Ctrl-C. During a check z3 takes SIGINT itself and ends the
+    check as unknown ("interrupted from keyboard"): goi reported UNKNOWN (exit 8), and a
+    decision of several queries (permutations, a conjecture's laws) went on to the next. Now
+    the decision stops as any command does on Ctrl-C (exit 130, "goi: interrupted"). The
+    signal is sent once the child has spent 3 s of CPU — far past its start-up, inside the
+    query, which needs minutes (counted in CPU ticks, not timed)."""
+    import signal
+    import subprocess
+    import time
+
+    from conftest import hear_ctrl_c
+
+    left, right = tmp_path / "left.goi", tmp_path / "right.goi"
+    left.write_text(HARD_FOR_Z3[0])
+    right.write_text(HARD_FOR_Z3[1])
+    proc = subprocess.Popen([sys.executable, "-m", "goi", "equiv", "--division", "strict", "--work", str(10**12),
+                             str(left), str(right)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hear_ctrl_c)
+    try:
+        ticks = 3 * os.sysconf("SC_CLK_TCK")
+        for _ in range(100_000):  # until the child has worked 3 s of CPU: counted, not timed
+            if proc.poll() is not None or _cpu_ticks(proc.pid) >= ticks:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the decision ended before the signal"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == exitcodes.INTERRUPTED, (proc.returncode, out, err)
+    assert err.strip() == "goi: interrupted" and "UNKNOWN" not in out, (out, err)
+
+
 def test_ctrl_c_ends_a_wait_on_a_fifo_that_never_ends(tmp_path):
     """Issue 52: every wait answers Ctrl-C. The CLI runs a command on a worker thread, to which
     Ctrl-C is passed as an asynchronous exception — delivered only between bytecodes, so a

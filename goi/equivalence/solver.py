@@ -63,6 +63,11 @@ class Answer:
     model: Optional[list] = None  # per variable: a Fraction, an algebraic z3 value, or None (free)
 
 
+# The reason z3 gives for a check it ended on SIGINT: during a check z3 takes SIGINT itself (its
+# `ctrl_c` parameter, on by default), so Python never raises KeyboardInterrupt for it; goi raises
+# it, or a Ctrl-C would end one query as "unknown" and the next would start.
+INTERRUPTED = "interrupted from keyboard"
+
 SMALL_VALUES = [Fraction(v) for v in (0, 1, -1, 2, -2, 3, -3)] + [Fraction(1, 2), Fraction(-1, 2)]
 
 
@@ -95,9 +100,12 @@ def differ_query(left: Side, right: Side, n: int, right_to_left: Sequence[int], 
         solver.set("rlimit", deadline.z3_rlimit(PIN_WORK if pinning and deadline.work is not None else None))
         before = _rlimit_count(solver)
         try:
-            return solver.check()
+            verdict = solver.check()
         finally:
             deadline.spend(_rlimit_count(solver) - before)
+        if verdict == z3.unknown and solver.reason_unknown() == INTERRUPTED:
+            raise KeyboardInterrupt  # the user's Ctrl-C, which z3 took: stop the decision, not just this check
+        return verdict
 
     u0, u1 = undefined(left, convert_left), undefined(right, convert_right)
     if left.value is None or right.value is None:

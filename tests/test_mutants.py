@@ -257,6 +257,45 @@ def test_determinism_in_sampled_mode_catches_an_order_dependent_absorption():
     assert monitor.violation.check == "determinism" and check.explored <= 4
 
 
+def _absorbs_wrongly_when_the_last_door_goes_first(doors: int):
+    """Mutant of box.absorb for a box of `doors` ?-doors: absorbing its last door while every
+    door is still there leaves K outside; any other order absorbs correctly. Of a phase's
+    orders, the last (the last option at every choice) takes that door first; a random order
+    does so one time in `doors`."""
+    def absorb(m, box, door):
+        present = box.why_doors()
+        if len(present) == doors and door is present[-1]:
+            return absorption_forgets_the_doors_after_the_first(m, box, door)
+        ABSORB(m, box, door)
+
+    return absorb
+
+
+def test_determinism_in_sampled_mode_takes_the_last_order_of_a_phase():
+    """Issue 52 (a mutant that survived): sampled mode's orders are the first, the *last* and
+    two random ones. Here only an order that absorbs the last of eight doors first goes
+    wrong: the last order does, the first does not, and the seeded random ones do not —
+    sampled mode without its last order passes this program."""
+    doors = 8
+    text = " ".join(f"let a{i} = {i} in" for i in range(doors)) + " (λu. u) (" + " + ".join(f"a{i}" for i in range(doors)) + ")"
+    with mutated("box.absorb", _absorbs_wrongly_when_the_last_door_goes_first(doors)):
+        outcome, monitor = run_checked(text, ["determinism"], check_mode="sampled")
+    assert outcome.status == "violation", f"the mutant was not caught: {outcome.status} {outcome.value}"
+    (check,) = monitor.checks
+    assert monitor.violation.check == "determinism" and check.explored <= 4 and check.sampled_phases == 1
+
+
+def test_determinism_in_sampled_mode_covers_a_phase_of_two_orders_whole():
+    """A due phase whose only choice has two options is two orders: sampled mode takes both
+    (the first and the last) and counts the phase as explored whole, not sampled."""
+    outcome, monitor = run_checked("let a = 1 in let b = 2 in (λu. u) (a + b)", ["determinism"], check_mode="sampled")
+    (check,) = monitor.checks
+    assert outcome.status == "final" and (check.phases, check.explored, check.sampled_phases) == (1, 2, 0)
+    with mutated("box.absorb", _absorbs_wrongly_when_the_last_door_goes_first(2)):
+        outcome, monitor = run_checked("let a = 1 in let b = 2 in (λu. u) (a + b)", ["determinism"], check_mode="sampled")
+    assert outcome.status == "violation" and monitor.violation.check == "determinism"
+
+
 # ---- alpha-equivalence ------------------------------------------------------------------
 
 def vector_constant_reads_its_name(m, node, port):

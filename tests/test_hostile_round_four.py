@@ -344,25 +344,17 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def test_ctrl_c_during_a_long_z3_check_interrupts_the_decision(tmp_path):
-    """Issue 52: every wait answers Ctrl-C. During a check z3 takes SIGINT itself and ends the
-    check as unknown ("interrupted from keyboard"): goi reported UNKNOWN (exit 8), and a
-    decision of several queries (permutations, a conjecture's laws) went on to the next. Now
-    the decision stops as any command does on Ctrl-C (exit 130, "goi: interrupted"). The
-    signal is sent once the child has spent 3 s of CPU — far past its start-up, inside the
-    query, which needs minutes (counted in CPU ticks, not timed)."""
+def _interrupted_in_z3(command: list) -> tuple:
+    """Run `command`, send it SIGINT once it has spent 3 s of CPU — far past its start-up,
+    inside the z3 query, which needs minutes (counted in CPU ticks, not timed): (exit code,
+    standard output, standard error)."""
     import signal
     import subprocess
     import time
 
     from conftest import hear_ctrl_c
 
-    left, right = tmp_path / "left.goi", tmp_path / "right.goi"
-    left.write_text(HARD_FOR_Z3[0])
-    right.write_text(HARD_FOR_Z3[1])
-    proc = subprocess.Popen([sys.executable, "-m", "goi", "equiv", "--division", "strict", "--work", str(10**12),
-                             str(left), str(right)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=hear_ctrl_c)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hear_ctrl_c)
     try:
         ticks = 3 * os.sysconf("SC_CLK_TCK")
         for _ in range(100_000):  # until the child has worked 3 s of CPU: counted, not timed
@@ -375,8 +367,35 @@ def test_ctrl_c_during_a_long_z3_check_interrupts_the_decision(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == exitcodes.INTERRUPTED, (proc.returncode, out, err)
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_during_a_long_z3_check_interrupts_the_decision(tmp_path):
+    """Issue 52: every wait answers Ctrl-C. During a check z3 takes SIGINT itself and ends the
+    check as unknown ("interrupted from keyboard"): goi reported UNKNOWN (exit 8), and a
+    decision of several queries (permutations, a conjecture's laws) went on to the next. Now
+    the decision stops as any command does on Ctrl-C (exit 130, "goi: interrupted")."""
+    left, right = tmp_path / "left.goi", tmp_path / "right.goi"
+    left.write_text(HARD_FOR_Z3[0])
+    right.write_text(HARD_FOR_Z3[1])
+    code, out, err = _interrupted_in_z3([sys.executable, "-m", "goi", "equiv", "--division", "strict", "--work",
+                                         str(10**12), str(left), str(right)])
+    assert code == exitcodes.INTERRUPTED, (code, out, err)
     assert err.strip() == "goi: interrupted" and "UNKNOWN" not in out, (out, err)
+
+
+def test_ctrl_c_during_a_long_z3_check_interrupts_the_api_call():
+    """The same through the Python API (the issue's "an API call" that Ctrl-C did not stop):
+    `goi.equivalent` returned "unknown" for the interrupted query — and a call trying several
+    permutations started the next. It now raises KeyboardInterrupt, as Python calls do."""
+    script = ("import sys, goi\n"
+              "try:\n"
+              "    v = goi.equivalent(sys.argv[1], sys.argv[2], division='strict', timeout=3600)\n"
+              "    print('returned', v.verdict)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted'); sys.exit(130)\n")
+    code, out, err = _interrupted_in_z3([sys.executable, "-c", script, *HARD_FOR_Z3])
+    assert code == 130 and out.strip() == "interrupted", (code, out, err)
 
 
 def test_ctrl_c_ends_a_wait_on_a_fifo_that_never_ends(tmp_path):

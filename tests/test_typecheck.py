@@ -42,6 +42,10 @@ EXAMPLES = {
     "visualiser/church_numerals_prog.goi": ("F", []),
     "visualiser/escapes.goi": ("F", [1, 0]),
     "visualiser/gradient_descent_in_calculus.goi": ("F", [1, 0]),
+    # the authors' confidence interval and weighted regression: a = {1} shared by both
+    # components reaches the model through a free variable (its parameter comes last)
+    "visualiser/confidence_interval.goi": ("F", [1, 2, 1]),
+    "visualiser/weighted_regression.goi": ("F", [1, 0, 1, 0]),
 }
 
 

@@ -203,7 +203,8 @@ class Execution:
     `check_set` the checks `checks` are named from (a semantics.checks.CheckSet).
 
     Attributes: `judgement`, `machine` (its `graph`, `token`, `before`/`after` observer
-    lists), `monitor` (None without checks), `collector` (None without gc), `parameters`.
+    lists), `monitor` (None without checks), `collector` (None without gc), `parameters`,
+    `settings` (the options as JSON, to make the run again).
     """
 
     def __init__(
@@ -227,6 +228,7 @@ class Execution:
         check_set: Optional[CheckSet] = None,
     ):
         self.judgement = judge(program)
+        graph_given = graph
         if isinstance(params, (str, bytes)) or (params is not None and not hasattr(params, "__iter__")):
             raise TypeError(f"params is a list of values, one per provisional constant, not {type(params).__name__}")
         values = None if params is None else tuple(exact(f"params[{i}]", p) for i, p in enumerate(params))
@@ -275,6 +277,17 @@ class Execution:
                 (check_set or default_checks()).make(names, check_mode=check_mode, stability_mode=stability_mode,
                                                    determinism_paths=determinism_paths),
             )
+        named = getattr(strategy, "name", None) in ("first", "random")
+        # The options that make this run again (JSON; a report's counterexample keeps them, so
+        # that its pages show the run that failed): `replayable` is False where a graph, a
+        # field, rules, checks or a strategy were given as objects goi cannot name.
+        self.settings = {
+            "division": division, "params": None if values is None else [str(v) for v in values],
+            "strategy": strategy.name if named else None, "seed": getattr(strategy, "seed", seed) if named else seed,
+            "checks": names, "check_mode": check_mode, "stability_mode": stability_mode,
+            "determinism_paths": determinism_paths, "gc": gc, "max_nodes": max_nodes, "max_digits": max_digits,
+            "replayable": named and all(x is None for x in (graph_given, field, rules, check_set)),
+        }
 
     def run(self, max_steps: int = DEFAULT_MAX_STEPS, trace: Optional[Callable[[Step], None]] = None,
             stop: Optional[Callable[[], Optional[str]]] = None) -> Result:

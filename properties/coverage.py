@@ -38,6 +38,7 @@ class Recorder:
     budgets: list = field(default_factory=list)  # (property, message, program) of every example a budget stopped
     property: Optional[str] = None  # the property under way (set by the suite)
     example: Optional[dict] = None  # the example under way: after a failure, the shrunk one Hypothesis replayed last
+    last_run: Optional[dict] = None  # the settings of the example's last run started (Execution.settings, max_steps)
 
     def record(self, result, deep_decouplings: int = 0) -> None:
         """Count one run (a goi.Result) and report its rules to Hypothesis as events."""
@@ -101,6 +102,12 @@ class Discarding(Recorder):
 def discarding():
     """`with discarding():` — the runs inside are not recorded."""
     return recording(Discarding())
+
+
+def started(execution, max_steps: int) -> None:
+    """A property starts a run of its example: its settings are kept, so that a failure's
+    report shows this run (reports/collect.py), not one under other options."""
+    current().last_run = {**execution.settings, "max_steps": max_steps}
 
 
 def record(result, deep_decouplings: int = 0) -> None:

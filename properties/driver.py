@@ -38,6 +38,7 @@ class PropertyResult:
     program: Optional[str] = None
     blob: Optional[str] = None  # Hypothesis' @reproduce_failure blob
     replay: Optional[str] = None  # a command that replays the failure
+    run: Optional[dict] = None  # a failure's: the settings of the last run made on its program (coverage.started)
 
     @property
     def runs_per_second(self) -> Optional[float]:
@@ -152,6 +153,8 @@ def run_property(name: str, profile: str, examples: Optional[int] = None, seed: 
             program = _program_of(recorder.example)
     seconds = time.perf_counter() - start
     result = PropertyResult(name, status, recorder.run_count - runs_before, seconds, finding, program, blob)
+    if status == "failed" and program is not None:
+        result.run = recorder.last_run
     if blob:
         result.replay = f"goi props {name} --profile {profile} --replay {blob}"
     return result

@@ -160,9 +160,10 @@ WHOLE = {
 
 def rewrites_of(term, config) -> int:
     """How many rewrites the bare run of `term` makes (to draw a step within the run)."""
-    from .coverage import record
+    from .coverage import record, started
 
     execution = Execution(term)
+    started(execution, config.max_steps)
     result = execution.run(config.max_steps)
     record(result)  # the property's runs and rule coverage, as the other properties report them
     return sum(n for rule, n in result.rules.items() if not result.machine.rules[rule].is_pass)

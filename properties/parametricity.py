@@ -39,6 +39,7 @@ def transitions(term, division: str, max_steps: int):
     execution = Execution(term, division=division)
     seen: list = []
     execution.machine.after.append(lambda m, rule_id, redex: seen.append((rule_id, tuple(map(_element, redex)))))
+    coverage.started(execution, max_steps)
     result = execution.run(max_steps)
     coverage.current().record(result)  # counted as every property's runs are ("passed, 0 runs" said it checked nothing)
     return seen, result

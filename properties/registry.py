@@ -76,7 +76,9 @@ def _remembering(check: Callable) -> Callable:
     def remembered(**arguments):
         from . import coverage
 
-        coverage.current().example = {k: v for k, v in arguments.items() if k not in ("config", "data")}
+        recorder = coverage.current()
+        recorder.example = {k: v for k, v in arguments.items() if k not in ("config", "data")}
+        recorder.last_run = None  # no run of this example yet
         return check(**arguments)
 
     return remembered

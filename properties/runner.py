@@ -9,7 +9,7 @@ from goi.api import Execution
 from goi.semantics.pretty import pretty
 from goi.semantics.rules import DECOUPLING, fired
 
-from .coverage import record
+from .coverage import record, started
 
 
 class Finding(AssertionError):
@@ -46,6 +46,7 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
         gc=gc,
         graph=graph,
     )
+    started(execution, config.max_steps)
     result = execution.run(config.max_steps)
     judgement = execution.judgement
     record(result, deep_decouplings=deep_decouplings(judgement) if fired(result.rules, DECOUPLING) else 0)

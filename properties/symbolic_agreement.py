@@ -25,7 +25,7 @@ from goi import equivalence  # the decision (z3) is loaded when first used: equi
 from goi.equivalence import DEFAULT_WORK, EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNDEFINED
 from hypothesis import strategies as st
 
-from .coverage import record
+from .coverage import record, started
 from .examples import programs_of
 from .registry import declare
 from .runner import BudgetFinding, Finding
@@ -49,7 +49,9 @@ def symbolic_agreement(term, config, point: Sequence[Fraction], division: str) -
     if len(point) != len(judgement.params):
         raise ValueError(f"{len(point)} values for {len(judgement.params)} parameters")
     symbolic = equivalence.symbolic_run(judgement, division=division, max_steps=config.max_steps)
-    exact = api.run(judgement, params=point, division=division, max_steps=config.max_steps)
+    execution = api.prepare(judgement, params=point, division=division)
+    started(execution, config.max_steps)
+    exact = execution.run(config.max_steps)
     record(exact)
     if "budget" in (symbolic.status, exact.status):
         raise BudgetFinding("symbolic", "a budget was reached", _text(term))
@@ -93,7 +95,9 @@ def self_equivalence(term, config, other: Optional[S.Term] = None, timeout=None)
 
     term vs itself, vs its first re-association if it has one, and, given another program
     u, (term + u) + term vs term + (u + term)."""
-    record(api.run(term, max_steps=config.max_steps))  # counted as the suite's runs, with its rules
+    execution = api.prepare(term)
+    started(execution, config.max_steps)
+    record(execution.run(config.max_steps))  # counted as the suite's runs, with its rules
     pairs = [(term, term)]
     inner = reassociate(term)
     if inner is not None:

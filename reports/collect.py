@@ -80,8 +80,10 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
             entry = {"property": r.name, "finding": r.finding, "program": r.program, "replay": r.replay}
             if variant:
                 entry["rules_changed"] = variant
+            if r.run is not None:
+                entry["run"] = r.run  # the failing run's settings: its explanation and page are that run
             if explain and r.program:
-                entry["explanation"] = explain_program(r.program)
+                entry["explanation"] = explain_program(r.program, entry.get("run"))
             counterexamples.append(entry)
     return {
         "schema": SCHEMA,

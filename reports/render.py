@@ -51,12 +51,15 @@ def unlike_this_run(counterexample: dict) -> Optional[str]:
     opposite of its report."""
     from goi.semantics.rules import changed_from_default
 
+    from .counterexample import replay_options
+
     recorded = counterexample.get("rules_changed") or []
-    if not isinstance(recorded, list) or sorted(map(str, recorded)) == changed_from_default():
-        return None
-    return (f"found under a variant of the rules ({', '.join(map(str, recorded[:8]))} changed): no step-through "
-            "page is made here, where another semantics is in use (write the report within the same "
-            "goi.semantics.rules.using(...))")
+    if isinstance(recorded, list) and sorted(map(str, recorded)) != changed_from_default():
+        return (f"found under a variant of the rules ({', '.join(map(str, recorded[:8]))} changed): no step-through "
+                "page is made here, where another semantics is in use (write the report within the same "
+                "goi.semantics.rules.using(...))")
+    _options, why = replay_options(counterexample.get("run"))
+    return None if why is None else f"the failing run cannot be made again here: {why}"
 
 
 def view_page(counterexample: dict) -> Optional[str]:
@@ -68,12 +71,17 @@ def view_page(counterexample: dict) -> Optional[str]:
 
     from goi.semantics.checks import registry as check_registry
 
+    from .counterexample import replay_options
+
+    options, _why = replay_options(counterexample.get("run"))  # the failing run's division, parameters, strategy, gc
+    if options is None:
+        return None
     violation = (counterexample.get("explanation") or {}).get("violation")
     checks = [violation["check"]] if violation and violation.get("check") in check_registry() else []
     try:
         _rec, page = compose(counterexample["program"], max_steps=100_000, max_frames=VIEW_FRAMES, checks=checks,
-                             title=f"goi view: counterexample of {counterexample['property']}")
-    except (GoiError, ValueError, RecursionError):
+                             title=f"goi view: counterexample of {counterexample['property']}", **options)
+    except (GoiError, TypeError, ValueError, RecursionError):
         return None
     return page
 

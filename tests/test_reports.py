@@ -298,6 +298,53 @@ def test_a_property_that_raises_is_shown_with_its_reason_and_program(tmp_path, m
     assert escape(prop["program"], quote=False) in html and prop["program"] in md
 
 
+def test_a_counterexample_is_explained_and_pictured_by_its_own_failing_run(tmp_path, monkeypatch):
+    """Issue 54: a counterexample's explanation and page are its failing run, not a new run
+    under other settings. Planted: `symbolic` (which draws the division) fails where its exact
+    run, at the drawn point and under strict division, is undefined. Run again under the
+    default total division, the same program ends `final` — so the report and the page
+    would say the opposite of the finding. The report records the failing run's settings
+    (`run`), and both are made from them."""
+    import dataclasses
+
+    from goi import api
+    from goi.properties import suite
+    from goi.properties import coverage
+    from goi.properties.runner import Finding, show
+
+    declared = suite._declared()
+    symbolic = suite.registry()["symbolic"]
+
+    def planted(term, config, division, data):
+        symbolic.check(term=term, config=config, division=division, data=data)  # the real runs (the last one recorded)
+        point = coverage.current().last_run["params"]  # the exact run's: at the drawn point
+        if division == "strict" and api.run(term, division="strict", params=point,
+                                             max_steps=config.max_steps).status == "undefined":
+            raise Finding("symbolic", "planted: a strict division by zero", show(term))
+
+    monkeypatch.setattr(suite, "_declared", lambda: tuple(
+        dataclasses.replace(p, check=planted) if p.name == "symbolic" else p for p in declared))
+    data = collect(["symbolic"], "ci", examples=400)  # strict divisions by zero are rare in the draw
+    validate(data)
+    (example,) = data["counterexamples"]
+    run = example["run"]
+    assert run["division"] == "strict" and run["replayable"] is True and run["max_steps"] > 0, run
+    assert example["explanation"]["status"] == "undefined", example["explanation"]
+    assert api.run(example["program"]).status == "final"  # what a run under the defaults would have shown
+    out = tmp_path / "out"
+    write(data, str(out))
+    page = (out / "counterexample-1-view.html").read_text(encoding="utf-8")
+    assert "undefined" in page and "division by zero" in page
+    # a record that cannot be trusted makes no run: no page, and the report says why
+    data["counterexamples"][0]["run"] = {**run, "division": "euclid"}
+    again = tmp_path / "again"
+    write(data, str(again))
+    assert not (again / "counterexample-1-view.html").exists()
+    for name in ("index.html", "report.md"):
+        text = (again / name).read_text(encoding="utf-8")
+        assert "cannot be made again here" in text and "bad division" in text, name
+
+
 def test_a_failure_without_a_program_is_still_shown_with_its_reason(tmp_path):
     """A failed property whose finding kept no program: listed among the counterexamples with
     its finding, and said to have no program — never 'failed' alone, never a blank 'Observed'."""

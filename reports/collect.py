@@ -72,7 +72,7 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
         "runs_per_second": r.runs_per_second, "finding": r.finding, "program": r.program, "replay": r.replay,
     } for r in results]
     counterexamples = []
-    from goi.semantics.rules import changed_from_default
+    from goi.semantics.rules import changed_from_default, variant_fingerprint
 
     variant = changed_from_default()  # the semantics the failures were found under: [] for the paper's
     for r in results:  # every failure, with its reason; its program when one was kept
@@ -80,6 +80,7 @@ def build(results, env: dict, interrupted: bool = False, not_run: Iterable[str] 
             entry = {"property": r.name, "finding": r.finding, "program": r.program, "replay": r.replay}
             if variant:
                 entry["rules_changed"] = variant
+                entry["rules_fingerprint"] = variant_fingerprint()  # what they were changed to
             if r.run is not None:
                 entry["run"] = r.run  # the failing run's settings: its explanation and page are that run
             if explain and r.program:

@@ -49,12 +49,14 @@ def unlike_this_run(counterexample: dict) -> Optional[str]:
     runs the program again, and a failure found under a variant of the rules (`rules_changed`)
     shows only under that variant — run under the paper's rules, its page would say the
     opposite of its report."""
-    from goi.semantics.rules import changed_from_default
+    from goi.semantics.rules import changed_from_default, variant_fingerprint
 
     from .counterexample import replay_options
 
     recorded = counterexample.get("rules_changed") or []
-    if isinstance(recorded, list) and sorted(map(str, recorded)) != changed_from_default():
+    fingerprint = counterexample.get("rules_fingerprint")
+    if isinstance(recorded, list) and (sorted(map(str, recorded)) != changed_from_default() or (
+            isinstance(fingerprint, str) and recorded and fingerprint != variant_fingerprint())):
         return (f"found under a variant of the rules ({', '.join(map(str, recorded[:8]))} changed): no step-through "
                 "page is made here, where another semantics is in use (write the report within the same "
                 "goi.semantics.rules.using(...))")

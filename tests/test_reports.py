@@ -19,6 +19,7 @@ from goi.reports import collect, write
 from goi.cli import exitcodes
 
 from test_cli_contract import validate
+from goi.semantics.rules import DEFAULT
 from test_mutants import folding_deletes_a_provisional_constant, mutated
 
 SECTIONS = ["summary", "environment", "properties", "checks", "coverage", "programs", "counterexamples"]
@@ -381,3 +382,9 @@ def test_a_counterexample_page_never_contradicts_its_report(broken_report, tmp_p
         within = tmp_path / "within"
         write(data, str(within))
     assert (within / "counterexample-1-view.html").exists()
+    # another variant of the same rule: not the semantics the failure was found under
+    with mutated("rw.op.keep", lambda m, *redex: DEFAULT["rw.op.keep"].apply(m, *redex)):
+        other = tmp_path / "other"
+        write(data, str(other))
+    assert not (other / "counterexample-1-view.html").exists()
+    assert "No step-through page" in (other / "report.md").read_text(encoding="utf-8")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -70,6 +71,49 @@ def changed_from_default(rules: "RuleSet | None" = None) -> list[str]:
     if rules is DEFAULT:
         return []
     return sorted(rid for rid in set(DEFAULT) | set(rules) if DEFAULT.get(rid) is not rules.get(rid))
+
+
+def variant_fingerprint(rules: "RuleSet | None" = None) -> str:
+    """A digest of what the changed rules (changed_from_default) are, not only their IDs: two
+    variants that change one rule in two ways differ here. Each changed rule is described
+    by its fields, a function by its module, name, code, constants, defaults and the values
+    its closure holds; "" for DEFAULT."""
+    import dataclasses
+    import hashlib
+
+    rules = in_use() if rules is None else rules
+    digest = hashlib.sha256()
+    for rid in changed_from_default(rules):
+        rule = rules.get(rid)
+        digest.update(f"{rid}\0".encode())
+        fields = [] if rule is None else [(f.name, getattr(rule, f.name)) for f in dataclasses.fields(rule)]
+        for name, value in fields:
+            digest.update(f"{name}={_described(value, 3)}\0".encode())
+    return digest.hexdigest()[:16] if changed_from_default(rules) else ""
+
+
+def _described(value, depth: int) -> str:
+    """A stable text for a rule's field: for a function, what its behaviour is made of."""
+    code = getattr(value, "__code__", None)
+    if code is None or depth <= 0:
+        return repr(value) if not callable(value) else f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', type(value).__name__)}"
+    cells = [_described(c.cell_contents, depth - 1) if c.cell_contents is not value else "self"
+             for c in (value.__closure__ or ()) if _filled(c)]
+    text = f"{value.__module__}.{value.__qualname__}:{_code(code)}:{_described(value.__defaults__, depth - 1)}:[{','.join(cells)}]"
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)  # no address: the same in the process that reads a report
+
+
+def _code(code) -> str:
+    return f"{code.co_name}:{code.co_code.hex()}:" + ",".join(
+        _code(c) if hasattr(c, "co_code") else re.sub(r" at 0x[0-9a-fA-F]+", "", repr(c)) for c in code.co_consts)
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
 
 
 @contextmanager
@@ -111,4 +155,4 @@ def fired(counts: dict, feature: str) -> int:
 
 
 __all__ = ["DECOUPLING", "DEFAULT", "GC", "KINDS", "PASS", "REWRITE", "Rule", "RuleSet", "fired", "flag_key", "gc_rule",
-           "in_use", "load_all", "of_kind", "pass_rule", "rewrite", "sites", "using", "with_feature"]
+           "in_use", "load_all", "of_kind", "pass_rule", "rewrite", "sites", "using", "variant_fingerprint", "with_feature"]

@@ -25,6 +25,20 @@ def _features(term: S.Term) -> frozenset:
     return have | {ANY_OPERATION} if have & set(ABLATED) else have
 
 
+def as_applied(need: frozenset) -> frozenset:
+    """What a program needs, read as the search reads programs (unmasking.same_defect_form): a
+    `let` is the applied λ it means, so a need of `let` is one of `app`. Needs are compared in
+    this form (a minimal program `let b = 0 + 1 in b` and one `(λb. b) (0 + 1)` need the same);
+    they are kept as they are for the unmasking, which rewrites at the sites they name."""
+    return frozenset("app" if f == "let" else f for f in need)
+
+
+def covers(need: Optional[frozenset], have: frozenset) -> bool:
+    """Whether a program with `have` has everything a minimal program needing `need` needs —
+    so that it may fail by that one's bug (both read by as_applied)."""
+    return need is not None and as_applied(need) <= as_applied(have)
+
+
 def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
     """The term with every `op` written as `other`."""
     for i, child in enumerate(S.subterms(term)):
@@ -50,8 +64,9 @@ class Splitting:
         need that operator. The earliest such member (or its changed program) is reduced
         structurally, keeping the signature, then the earliest still uncovered; for the
         catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
-        reductions; each minimal program not yet shown is listed after the bucket as
-        `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
+        reductions; each minimal program not yet shown, and not needing all that one shown
+        needs (`covers`, read with a `let` as the applied λ it means: it may be that bug
+        again), is listed after the bucket as `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
         shrink budget ran out first, the catch-all's middle and last members are all there is.
         Returns what the first minimal program needs (None if not known)."""
         if not complete and sig != CATCH_ALL:
@@ -93,8 +108,8 @@ class Splitting:
             need = self._needs(reduced.text, sig, member.klass, budget) if one_minimal else None
             shown.append(reduced.text)
             forms.add(form)
-            if need is not None and need in needed:
-                continue  # it needs what a program already shown needs: nothing tells it from that defect
+            if need is not None and any(covers(n, need) for n in needed):
+                continue  # it needs all that a program already shown needs: it may be that defect again
             needed.append(need)
             report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
                                                            cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
@@ -160,7 +175,7 @@ class Splitting:
             return None
         current, term, seen = case, None, {case.text}
         while True:
-            covering = [n for n in needed if n is not None and n <= have]
+            covering = [n for n in needed if covers(n, have)]
             if not covering:
                 return current
             if term is None:

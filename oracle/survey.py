@@ -52,7 +52,7 @@ from .classifying import Classifying
 from .drawing import Drawing, ill_typed  # noqa: F401
 from .kept import Kept
 from .shrinking import Shrinker
-from .splitting import Splitting
+from .splitting import Splitting, as_applied
 from .unmasking import Unmasking
 
 
@@ -197,6 +197,7 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                 continue
             need = needs.get(key)
             if key == shrunk.signature and need is not None:
+                need = as_applied(need)  # a let is the applied λ it means
                 if need in first:
                     shrunk.same_defect_as = first[need]
                     continue

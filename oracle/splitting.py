@@ -6,7 +6,12 @@ do without), and each one that needs something else is reduced too and listed as
 
 from __future__ import annotations
 
+import dataclasses
+from fractions import Fraction
 from typing import Optional
+
+from goi.generators.typed import weakenings
+from goi.semantics.types import F
 
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
@@ -15,7 +20,7 @@ from .notations import ReadError
 from .steering import ABLATED, ANY_OPERATION, features
 
 from .cases import ABLATION_CALLS, CATCH_ALL, MORE_MEMBERS, Case, Report, Shrunk
-from .classification import ROUNDING
+from .classification import ROUNDING, WRONG_VALUE
 
 
 
@@ -37,6 +42,25 @@ def covers(need: Optional[frozenset], have: frozenset) -> bool:
     """Whether a program with `have` has everything a minimal program needing `need` needs —
     so that it may fail by that one's bug (both read by as_applied)."""
     return need is not None and as_applied(need) <= as_applied(have)
+
+
+def _used(term: S.Term) -> S.Term:
+    """The term with every λ or let binder nobody uses used, harmlessly: its body `u` written
+    `u + 0 * x` (well typed only where x and u are scalars; a decoupling's f and p are left)."""
+    for i, child in enumerate(S.subterms(term)):
+        term = S.with_child(term, i, _used(child))
+    if isinstance(term, (S.Lam, S.Let)) and term.var not in S.free_variables(term.body):
+        return dataclasses.replace(term, body=S.BinOp("+", term.body, S.BinOp("*", S.Const(Fraction(0)), S.Var(term.var))))
+    return term
+
+
+def _same_answer(case: Case, before: Case) -> bool:
+    """Two failures of one signature alike to the letter: a wrong value the same value where
+    the same is expected (an error's message is its signature, node names folded)."""
+    if case.klass != WRONG_VALUE:
+        return True
+    a, b = case.answer, before.answer
+    return case.expected == before.expected and a is not None and b is not None and (a.kind, a.value) == (b.kind, b.value)
 
 
 def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
@@ -135,11 +159,17 @@ class Splitting:
     def _needs(self, text: str, sig: str, klass: str, budget: list) -> Optional[frozenset]:
         """What a minimal program needs: its constructs, less each operator it can do without —
         written as any other the fragment has, it still fails (`b 0 + b 0` shows a bug of
-        applying b twice, not one of `+`). Failing alike is failing in the same class: a
-        signature is the kind of the difference, which other operators change for one defect
-        (`1 + {-1}` for a constant read without its sign: another value; `1 * {-1}`: the
-        opposite sign). Never nothing: a program whose every operator is spare needs an
-        operation, any (ANY_OPERATION: `1 / 3` and `0.2 + 0.4` show one rounding bug)."""
+        applying b twice, not one of `+`; any, since another operator may have a bug of its
+        own) — and less its unused binders (`weakening`) when, each used harmlessly (`u + 0 *
+        x`, `_used`), it fails as it did, the same answer (an operator the use adds that has a
+        bug of its own would change it): a 1-minimal program keeps an unused
+        binder where removing it would take away what the bug needs (the third use of a
+        shared value, say), not only where the bug is one of unused binders. Failing alike is
+        failing in the same class: a signature is the kind of the difference, which other
+        operators change for one defect (`1 + {-1}` for a constant read without its sign:
+        another value; `1 * {-1}`: the opposite sign). Never nothing: a program whose every
+        operator is spare needs an operation, any (ANY_OPERATION: `1 / 3` and `0.2 + 0.4`
+        show one rounding bug)."""
         have = self._features(text)
         if have is None:
             return None
@@ -163,7 +193,16 @@ class Splitting:
                 tried += 1
             if tried:
                 spare.add(op)
-        return have - spare if have - spare else frozenset({ANY_OPERATION}) if spare else have
+        if "weakening" in have and {"+", "*"} <= set(operators) and budget[0] > 0:
+            used = _used(term)
+            changed = self.text_of(used, of_type=F) if weakenings(used) == 0 else None
+            if changed is not None:
+                budget[0] -= 1
+                case, before = self.classify(changed), self.classify(text)
+                if case is not None and before is not None and case.signature == sig and _same_answer(case, before):
+                    spare.add("weakening")  # its unused binders used, it fails as it did: they were incidental
+        operations = spare - {"weakening"}
+        return have - spare if have - spare else frozenset({ANY_OPERATION}) if operations else have
 
     def _uncovered(self, case: Case, sig: str, needed: list, budget: list) -> Optional[Case]:
         """The member itself if no minimal program shown is covered by its constructs; else

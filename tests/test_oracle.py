@@ -404,6 +404,33 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
     assert all("*" not in s.case.text for s in shown[1:])
 
 
+def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_bug_go():
+    """Issue 51: a 1-minimal program keeps an unused binder where removing it would take away
+    what the bug needs — here the third use of a shared value (`let c = b`), for a machine
+    stuck at a contraction of arity three. Its unused binder used harmlessly (`… + 0 * c`), it
+    fails as before: weakening is not what it needs, and a further minimal program without
+    one (`(λb. b + b + b) 0`), which needs no more than that (a let read as the applied λ it
+    means), is the same defect — not listed. Where the bug *is* the unused binder (a
+    compiler crashing on one), using it makes the bug go, and weakening stays needed."""
+    from goi.oracle.splitting import as_applied, covers
+
+    def needs(name, text):
+        oracle = Oracle(OracleConfig(command=mock(name, "--lines"), protocol="lines", database=None, corpus=False))
+        try:
+            case = oracle.classify(text)
+            assert case.klass == IMPL_ERROR, case
+            return oracle._needs(text, case.signature, case.klass, [100])
+        finally:
+            oracle.close()
+
+    first = needs("stuck_at_three_uses", "(λb. let c = b in b + b) 0")
+    assert first == {"app", "let"}, first
+    again = needs("stuck_at_three_uses", "(λb. b + b + b) 0")
+    assert again == {"app"} and as_applied(first) == again and covers(first, again)
+    assert "weakening" in needs("crash_on_unused", "(λb. 1) 0")
+    assert not covers(frozenset({"let", "-"}), frozenset({"app", "+"})) and not covers(None, frozenset({"app"}))
+
+
 def test_a_bug_hidden_behind_another_is_found_by_rewriting_a_member():
     """A `let` binding a λ is refused with an error, and a product is one off: a program with
     both answers with the error only, so the product's bug is in no bucket of its own. The

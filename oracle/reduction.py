@@ -10,7 +10,8 @@ none applies — the result is then *1-minimal* for these steps:
 - **constant**: replace any subterm by the constant `0`, and lower a constant toward 0 (to 0,
   to 1 with its sign, to its integer part, a negative one to its opposite; a provisional
   constant `{c}` likewise, `{0}` first), so that no constant of a 1-minimal program can be
-  lowered so;
+  lowered so; and every constant of one value at once (`9 - 9 - 1` to `0 - 0 - 1`: a bug may
+  need two constants equal, and lowering either alone loses it);
 - **inline**: replace `let x = v in u` by `u[v/x]` (v closed);
 - **annotations**: drop type annotations and decoupling names;
 - **rename**: give the binders short names, in binding order (`a`, `b`, … for terms, `p`, `q`,
@@ -86,8 +87,27 @@ def steps(term: S.Term) -> Iterator[S.Term]:
             yield replace_at(term, path, constant)
         if isinstance(node, S.Let) and not S.free_variables(node.bound):
             yield replace_at(term, path, S.substitute(node.body, node.var, node.bound))
+    counts: dict = {}
+    for node in S.walk(term):
+        if isinstance(node, (S.Const, S.Prov)):
+            counts[type(node), node.value] = counts.get((type(node), node.value), 0) + 1
+    for (kind, value), n in counts.items():
+        if n > 1:  # equal constants, lowered together
+            for lower in lowered(value):
+                yield _with_constants(term, kind, value, lower)
     yield strip_annotations(term)
     yield canonical_names(term)
+
+
+def _with_constants(term: S.Term, kind: type, value: Fraction, lower: Fraction) -> S.Term:
+    """The term with every constant of `kind` (S.Const or S.Prov) worth `value` worth `lower`."""
+    if isinstance(term, kind) and term.value == value:
+        return kind(lower)
+    for i, child in enumerate(S.subterms(term)):
+        changed = _with_constants(child, kind, value, lower)
+        if changed is not child:
+            term = S.with_child(term, i, changed)
+    return term
 
 
 def weight(term: S.Term, text: str) -> tuple[int, int, int, int]:

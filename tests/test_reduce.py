@@ -117,3 +117,29 @@ def test_known_minimal_programs():
     assert check_one_minimal(parse("3 * {0.5}"), NEEDS["nonzero provisional constant"]) == "{1}"  # lowered toward 0
     assert check_one_minimal(parse("let x = {-9} in x * {2}"), NEEDS["two provisional constants"]) == "{0} * {0}"
     assert check_one_minimal(parse("let f @ p = {1} in p • p"), NEEDS["vector operation"]) == "let b @ p = 0 in p • p"
+
+
+def _sign_flips_when_subtraction_is_right_associative(t: S.Term) -> bool:
+    """A failure written apart from goi: `a - b - c` read as `a - (b - c)` (intml's
+    sub-right-assoc) gives the opposite sign of the right value, both nonzero."""
+    def value(t: S.Term, right: bool) -> Fraction:
+        if isinstance(t, S.Const):
+            return t.value
+        if not isinstance(t, S.BinOp) or t.op not in "+-":
+            raise ValueError("not a sum")
+        if right and t.op == "-" and isinstance(t.left, S.BinOp) and t.left.op == "-":
+            return value(t.left.left, right) - (value(t.left.right, right) - value(t.right, right))
+        a, b = value(t.left, right), value(t.right, right)
+        return a - b if t.op == "-" else a + b
+
+    try:
+        good, bad = value(t, False), value(t, True)
+    except ValueError:
+        return False
+    return good * bad < 0
+
+
+def test_equal_constants_are_lowered_together():
+    """Issue 51: "1-minimal" was claimed of `9 - 9 - 1`, whose bug needs its two constants equal:
+    lowering either alone changes the failure, so both are lowered at once (`0 - 0 - 1`)."""
+    assert check_one_minimal(parse("9 - 9 - 1"), _sign_flips_when_subtraction_is_right_associative) == "0 - 0 - 1"

@@ -431,6 +431,34 @@ def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_b
     assert not covers(frozenset({"let", "-"}), frozenset({"app", "+"})) and not covers(None, frozenset({"app"}))
 
 
+def test_the_unmasking_spends_its_budget_on_the_members_with_most_beyond_the_bucket_s_need_first():
+    """Issue 52 (a mutant that passed the suite: which members the unmask budget reaches): a
+    bucket's members are rewritten in the order of how much they hold beyond what its bug
+    needs, most first — a member with nothing more can only show the bucket's bug again. With
+    a budget of one call, the member holding a product (beyond the refused `let` of a λ) is
+    rewritten, though it comes last, and the product's bug behind the error is found; in
+    survey order the one call would go to a member that has nothing to unmask."""
+    from goi.oracle import unmasking
+
+    members = ["let g : F -> F = λx:F. x in g 2", "let g : F -> F = λx:F. x in g 2 * 3"]
+    oracle = Oracle(OracleConfig(command=mock("masked_product", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    before = unmasking.UNMASK_CALLS
+    try:
+        cases = [oracle.classify(text) for text in members]
+        assert {case.klass for case in cases} == {IMPL_ERROR} and len({c.signature for c in cases}) == 1, cases
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        unmasking.UNMASK_CALLS = 1
+        oracle.unmask(report, {cases[0].signature: cases}, {cases[0].signature: frozenset({"let", "call"})})
+        (found,) = report.shrunk.values()
+        assert found.case.klass == WRONG_VALUE and "*" in found.case.text, found.case.text
+        assert found.found_after == 1  # the member it came from: the second of the survey
+    finally:
+        unmasking.UNMASK_CALLS = before
+        oracle.close()
+
+
 def test_a_bug_hidden_behind_another_is_found_by_rewriting_a_member():
     """A `let` binding a λ is refused with an error, and a product is one off: a program with
     both answers with the error only, so the product's bug is in no bucket of its own. The

@@ -82,14 +82,15 @@ def variant_fingerprint(rules: "RuleSet | None" = None) -> str:
     import hashlib
 
     rules = in_use() if rules is None else rules
+    changed = changed_from_default(rules)
     digest = hashlib.sha256()
-    for rid in changed_from_default(rules):
+    for rid in changed:
         rule = rules.get(rid)
         digest.update(f"{rid}\0".encode())
         fields = [] if rule is None else [(f.name, getattr(rule, f.name)) for f in dataclasses.fields(rule)]
         for name, value in fields:
             digest.update(f"{name}={_described(value, 3)}\0".encode())
-    return digest.hexdigest()[:16] if changed_from_default(rules) else ""
+    return digest.hexdigest()[:16] if changed else ""
 
 
 def _described(value, depth: int) -> str:

@@ -195,6 +195,7 @@ class Shrunk:
     shrunk: bool = True  # False: past MAX_BUCKETS, listed with its first program, not shrunk
     unmasked: Optional[tuple] = None  # (the bucket, the rewriting): found by rewriting its member (oracle/unmasking.py)
     same_defect_as: Optional[str] = None  # a wrong-value bucket needing what this earlier one needs (Oracle.same_defects)
+    same_because: Optional[str] = None  # what shows it is the same defect as `same_defect_as`
 
     def to_json(self, key: Optional[str] = None) -> dict:
         """As the JSON's `buckets` lists it (`key`: its key in Report.shrunk). Another minimal
@@ -202,7 +203,9 @@ class Shrunk:
         extra = key is not None and key != self.signature
         return {**self.case.to_json(), "signature": self.signature, "found_after": self.found_after,
                 "count": 0 if extra else self.count,
-                "another_program_of": self.same_defect_as or (self.signature if extra else None), "find_seconds": round(self.find_seconds, 3),
+                "another_program_of": self.same_defect_as or (self.signature if extra else None),
+                "same_defect_because": self.same_because if self.same_defect_as else None,
+                "find_seconds": round(self.find_seconds, 3),
                 "shrink_seconds": round(self.shrink_seconds, 3), "shrink_calls": self.calls,
                 "shrink_complete": self.complete, "shrunk": self.shrunk,
                 "first_program": self.first.text if self.first is not None else None,

@@ -182,8 +182,7 @@ def summary_lines(report, replay_for=None) -> list[str]:
             how = _minimality(s)
         elif s.same_defect_as is not None:
             where = (f"{s.count if sig == s.signature else 'another program'} of the survey; the same defect as "
-                     f"[{list(report.shrunk).index(s.same_defect_as) + 1}]: its minimal program needs the same constructs, "
-                     "or holds a part that fails as that one does")
+                     f"[{list(report.shrunk).index(s.same_defect_as) + 1}]: {s.same_because or 'it needs the same constructs'}")
             how = _minimality(s)
         elif sig != s.signature:
             where = (f"another member of bucket {sig.rpartition(' #')[0]!r} ({s.count} programs), the "

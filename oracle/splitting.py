@@ -116,6 +116,7 @@ class Splitting:
                         return i, found
             return None
 
+        listed = [(sig, minimal, needed[0], sig)]  # the programs a later one may be the same defect as
         for _ in range(MORE_MEMBERS):
             pick = next_uncovered(False) or next_uncovered(True)
             if pick is None:
@@ -135,9 +136,72 @@ class Splitting:
             if need is not None and any(covers(n, need) for n in needed):
                 continue  # it needs all that a program already shown needs: it may be that defect again
             needed.append(need)
-            report.shrunk[f"{sig} #{len(shown)}"] = Shrunk(reduced, report.cases.index(cases[i]), len(cases),
-                                                           cases[i].seconds, seconds, calls, one_minimal, sig, cases[i])
+            same = self._same_by_operators(reduced.text, need, sig, listed, member.klass, budget)
+            key = f"{sig} #{len(shown)}"
+            report.shrunk[key] = Shrunk(reduced, report.cases.index(cases[i]), len(cases), cases[i].seconds, seconds,
+                                        calls, one_minimal, sig, cases[i], same_defect_as=same and same[0],
+                                        same_because=same and same[1])
+            if same is None:
+                listed.append((key, reduced.text, need, sig))
         return needed[0]
+
+    def _same_by_operators(self, text: str, need: Optional[frozenset], sig: str, listed: list, klass: str,
+                           budget: list) -> Optional[tuple[str, str]]:
+        """Whether a minimal program (failing with `sig`) is the same defect as one listed (key,
+        program, need, signature) that needs other operators: one defect carried by whatever operator the
+        program computes with (a closure's captured value read wrongly, `(b + b)` or `(b - b) /
+        b` alike) needs `+` in one minimal program and `-` in another, since an operator
+        written as another can hide the wrong value (`b - b` is 0 whatever b reads as). It is,
+        when the two share a needed construct, one has every construct the other needs but
+        operators, and written with the other's needed operators (every operator it has that
+        the other does not need as one the other needs) it fails with either signature still:
+        (that program's key, why). Within a bucket the two signatures are one; across buckets
+        they are two kinds of wrong value of one defect (`(c 0) + (c 0)` another value, `(c 0) / (c 0)`
+        a non-finite number). A bug of one operator alone (`a - b` wrong, `a * b` wrong)
+        shares no construct with another's and is never merged. None if none is, or
+        `budget[0]` calls are spent."""
+        if need is None:
+            return None
+        mine = as_applied(need) - {ANY_OPERATION}
+        for key, other, theirs, other_sig in listed:
+            if theirs is None:
+                continue
+            theirs = as_applied(theirs) - {ANY_OPERATION}
+            if not mine & theirs:
+                continue
+            for program, has, into, why in ((text, mine, theirs, f"written with the operators {key!r} needs"),
+                                            (other, theirs, mine, f"{key!r} written with the operators it needs")):
+                if not into - set(ABLATED) <= has:
+                    continue  # the program rewritten must have all the other needs but its operators
+                if self._fails_with_operators(program, into, {sig, other_sig}, klass, budget):
+                    return key, why + ", it fails alike"
+        return None
+
+    def _fails_with_operators(self, text: str, into: frozenset, sigs: set, klass: str, budget: list) -> bool:
+        """Whether the program, every operator it has that `into` lacks written as one operator
+        of `into` (each tried), still fails with one of the signatures `sigs`."""
+        try:
+            term = self._term(text)
+        except (GoiError, ReadError):
+            return False
+        targets = [o for o in ABLATED if o in into and o in self.lacks.operators]
+        sources = [o for o in ABLATED if o in features(term) and o not in into]
+        if not sources:
+            return False  # nothing to write otherwise: it tells nothing
+        for target in targets:
+            changed = term
+            for op in sources:
+                changed = _with_operator(changed, op, target)
+            written = self.text_of(changed)
+            if written is None or written == text:
+                continue
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            case = self.classify(written)
+            if case is not None and case.klass == klass and case.signature in sigs:
+                return True
+        return False
 
     def _defect_form(self, text: str) -> Optional[str]:
         """The program's form up to what does not tell defects apart (unmasking.same_defect_form)."""

@@ -187,25 +187,34 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
         defect of its own, when its minimal program
         - needs the same constructs (Splitting._needs: what it cannot do without), or
         - holds a closed scalar subprogram that fails by itself in that bucket: its wrong
-          value flows from that one.
+          value flows from that one, or
+        - (a bucket) is an earlier one's defect carried by other operators
+          (Splitting._same_by_operators: written with the operators that one needs, it fails
+          so still, or that one written with its operators does).
         Each costs at most SAME_DEFECT_CALLS calls of the implementation a bucket."""
         first: dict = {}
         roots = [sig for sig in order if sig in report.shrunk]
+        listed: list = []  # the buckets so far that are defects of their own: (key, program, need, signature)
         for key in list(report.shrunk):
             shrunk = report.shrunk[key]
             if shrunk.case.klass != WRONG_VALUE or not shrunk.complete:
                 continue
             need = needs.get(key)
             if key == shrunk.signature and need is not None:
-                need = as_applied(need)  # a let is the applied λ it means
-                if need in first:
-                    shrunk.same_defect_as = first[need]
+                if as_applied(need) in first:  # a let is the applied λ it means
+                    shrunk.same_defect_as, shrunk.same_because = first[as_applied(need)], "it needs the same constructs"
                     continue
-                first[need] = key
+                first[as_applied(need)] = key
             earlier = [sig for sig in roots if sig != shrunk.signature and report.shrunk[sig].same_defect_as is None]
             cause = self._failing_part(shrunk.case.text, set(earlier))
             if cause is not None:
-                shrunk.same_defect_as = cause
+                shrunk.same_defect_as, shrunk.same_because = cause, "it holds a part that fails so by itself"
+            elif key == shrunk.signature and need is not None:
+                same = self._same_by_operators(shrunk.case.text, need, key, listed, WRONG_VALUE, [SAME_DEFECT_CALLS])
+                if same is not None:
+                    shrunk.same_defect_as, shrunk.same_because = same
+                else:
+                    listed.append((key, shrunk.case.text, need, key))
         for shrunk in report.shrunk.values():  # a defect merged into one later merged: its root
             seen = set()
             while shrunk.same_defect_as is not None and report.shrunk[shrunk.same_defect_as].same_defect_as is not None \

@@ -402,6 +402,69 @@ def test_a_wrong_value_bucket_is_split_by_what_its_programs_need():
     assert "*" in shown[0].case.text and "-" not in shown[0].case.text, [s.case.text for s in shown]
     assert shown[0].found_after == 1 and shown[0].first.text == "let b = 2 in b * 3 - 1"
     assert all("*" not in s.case.text for s in shown[1:])
+    assert shown[0].same_defect_as is None  # two bugs of one operator each: never said to be one defect
+
+
+COPIED = ["let b = 0 + 1 in let c = λd. b + b in c 0 + c 0",  # another value: 2 for 4
+          "let b = 0 - 1 in let c = λd. (b - b) - b in c 0 - c 0",  # another value: 1 for 0
+          "let b = 1 - 3 in let c = λd. b * b in c 0 - 3 * c 0"]  # another value: 4 for -8
+
+
+def test_one_defect_carried_by_other_operators_is_said_to_be_one_defect():
+    """Issue 51 ("no #2 that is the same defect"): a machine whose copied closures read a
+    shared computed value as 0 (tests/oracle_mocks/copied_capture.py) has minimal programs
+    needing `+`, `-` or `*` and `-`: each fails without the others' operator (`b - b` hides
+    the bug, `b * b` with b = 0 too), so each was listed as "perhaps another bug". Written
+    with the first's operators, each still fails so: they are the same defect as the bucket,
+    and say why. The bucket's two wrong-value bugs of one operator each (two_wrong_values,
+    above) stay two."""
+    sig = "wrong-value: another value"
+    oracle = Oracle(OracleConfig(command=mock("copied_capture", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        cases = [oracle.classify(text) for text in COPIED]
+        assert [(c.klass, c.signature, c.answer.value) for c in cases] == [
+            (WRONG_VALUE, sig, Fraction(2)), (WRONG_VALUE, sig, Fraction(1)), (WRONG_VALUE, sig, Fraction(4))]
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        oracle._more_programs(report, sig, cases, COPIED[0])
+    finally:
+        oracle.close()
+    assert len(report.shrunk) == 2, report.shrunk  # each reduced and listed: nothing hidden
+    for key, shrunk in report.shrunk.items():
+        assert key.startswith(sig + " #") and shrunk.same_defect_as == sig, (key, shrunk.case.text)
+        assert shrunk.same_because == f"written with the operators {sig!r} needs, it fails alike"
+        assert "+" not in shrunk.case.text  # its own operators: it needs them as it is
+    assert report.defects == []  # a #k is never a defect of its own; here not "perhaps another" either
+
+
+def test_two_kinds_of_wrong_value_of_one_defect_carried_by_other_operators_are_one_defect():
+    """Issue 51: the copy defect above gives another value on `c 0 + c 0` and the opposite sign
+    on `c 0 - c 0 * 2` (b * b inside); the two buckets' minimal programs need other
+    operators, and neither holds a part that fails by itself. Written with the first's `+`,
+    the second fails as the first does: one defect, and the report says why."""
+    from goi.oracle.cases import Shrunk
+
+    texts = [COPIED[0], "let b = 0 - 1 in let c = λd. b * b in c 0 - c 0 * 2"]  # the opposite sign: 1 for -1
+    oracle = Oracle(OracleConfig(command=mock("copied_capture", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        cases = [oracle.classify(text) for text in texts]
+        sigs = [c.signature for c in cases]
+        assert sigs == ["wrong-value: another value", "wrong-value: the opposite sign"], sigs
+        needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in cases}
+        assert needs == {sigs[0]: {"let", "call", "+"}, sigs[1]: {"let", "call", "*", "-"}}, needs
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        for i, c in enumerate(cases):
+            report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
+        oracle.same_defects(report, sigs, needs)
+    finally:
+        oracle.close()
+    assert report.shrunk[sigs[0]].same_defect_as is None
+    assert report.shrunk[sigs[1]].same_defect_as == sigs[0]
+    assert report.shrunk[sigs[1]].same_because == f"written with the operators {sigs[0]!r} needs, it fails alike"
+    assert report.defects == [sigs[0]]
 
 
 def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_bug_go():

@@ -1,27 +1,17 @@
 """The step-through view of a run (`goi view`, `goi.view`): one self-contained HTML page —
 inline SVG, CSS and script, nothing loaded from elsewhere — that steps through a run of the
-literal machine.
-
-Every transition is recorded (its rule, the token's link, direction, rewriting flag,
-computation stack and box stack, and the source span of the term the token's link belongs
-to). Passes only move the token, so a picture of the graph (laid out by Graphviz) is drawn
-at the start and after each rewrite that changed the graph: after every one when the run
-changes its graph at most EVERY_CHANGE_UP_TO times (by default: a picture at every step, as
-the authors' visualiser has), else at most `max_frames` of them spread over the run; each
-step shows the latest picture at or before it, with the token's link highlighted. The steps
-past the budget have no picture, and the timeline says so. Nodes keep their place
-from one picture to the next (reports/stable_layout.py); where Graphviz had to lay the
-graph out anew, the page says why and animates the nodes to their new places.
+literal machine, recorded by reports/recorder.py.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-from dataclasses import dataclass, field
 from typing import Optional
 
 from .escape import script_json
+from .recorder import Budgets, Recorder, Recording, _bytes, _capped, _packed, graph_changes, spread  # noqa: F401 (found here)
+from .recorder import SHOWN_STACK  # noqa: F401 (found here)
 
 DEFAULT_MAX_FRAMES = 60  # pictures spread over a run that changes its graph more than EVERY_CHANGE_UP_TO times
 EVERY_CHANGE_UP_TO = 100  # graph changes of a run that has, by default, a picture after every one (all the corpus but gradient descent)
@@ -42,247 +32,21 @@ FRAME_BYTES = 7_000_000
 FINAL_BYTES = 1_500_000
 
 
-@dataclass
-class Recording:
-    """A run as the page shows it."""
-
-    program: str
-    steps: list = field(default_factory=list)  # one dict per transition (step 0: the initial state)
-    frames: list = field(default_factory=list)  # SVG pictures (the page holds them packed: _packed)
-    packed: list = field(default_factory=list)  # per picture: its packed text, as the page holds it
-    over_budget: int = 0  # pictures not drawn because the page's byte budget for pictures was spent
-    relaid: list = field(default_factory=list)  # per picture: whether dot laid it out anew (else nodes kept their place)
-    notes: list = field(default_factory=list)  # per picture: what its layout did, for people (StableLayout.note)
-    unpictured: int = 0  # graph-changing steps past the picture budget
-    checks: list = field(default_factory=list)  # the checks the run was watched by (--check), by name
-    # per step: the indexes of the checks consulted on its state (the Monitor's runs); None
-    # when sampled (a sampled check is consulted after every rewrite but looks only at some)
-    consulted: Optional[list] = None
-    result: object = None
-    # the steps past the recording budget: None when every step is recorded, else
-    # {"first": n, "last": n, "count": k, "rules": {rule: count}, "graph_changes": k, "why": text}
-    unrecorded: Optional[dict] = None
-
-
 def record(program, max_steps: int, max_frames: Optional[int] = None,
            max_recorded_steps: int = DEFAULT_MAX_RECORDED_STEPS, progress=None, **options) -> Recording:
-    """Run `program` (text, a term or a judgement) on the machine (options as goi.run's) and
-    record what the page shows (the source spans point into the judgement's `source`).
-    At most `max_recorded_steps` steps (and STEP_BYTES of the page) are recorded in
-    full; the rest are summarised in `unrecorded`, and the final state is recorded last.
-    `max_frames` pictures are spread over the run's graph changes, up to a quarter of them kept
-    for the AFTER_DECOUPLING steps after each decoupling; the final state and each decoupling
-    have one besides. `max_frames` None: a picture after every change when there are at most
-    EVERY_CHANGE_UP_TO, else DEFAULT_MAX_FRAMES. `progress(step, pictures)` is called as the run goes (the
+    """Run `program` (text, a term or a judgement) on the machine once (options as goi.run's)
+    and record what the page shows (reports/recorder.py; the source spans point into the
+    judgement's `source`). At most `max_recorded_steps` steps (and STEP_BYTES of the page)
+    are recorded in full; the rest are summarised in `unrecorded`, and the final state is
+    recorded last. `max_frames` pictures are spread over the run's graph changes, up to a
+    quarter of them kept for the AFTER_DECOUPLING steps after each decoupling; the final
+    state and each decoupling have one besides. `max_frames` None: a picture after every
+    change when there are at most EVERY_CHANGE_UP_TO, else DEFAULT_MAX_FRAMES.
+    `progress(step, pictures)` is called as the run goes and as its pictures are drawn (the
     browser playground shows it)."""
-    from goi.execution import prepare
-    from goi.semantics import show
-    from goi.semantics.machine import source_span
-    from goi.semantics.rules import DECOUPLING
-
-    from .stable_layout import StableLayout
-
-    execution = prepare(program, **options)
-    machine = execution.machine
-    rec = Recording(execution.judgement.source)
-    seen = {"drawn": None, "asked": machine.graph.version}  # graph versions: of the last picture, of the last step
-    layout = StableLayout()
-
-    # the picture budget is spread over the run's graph changes (a first run counts them);
-    # the final state and every decoupling are pictured whatever the budget
-    changes, decouplings = graph_changes(program, max_steps, max_recorded_steps, options)
-    if max_frames is None:
-        max_frames = changes + 1 if changes <= EVERY_CHANGE_UP_TO else DEFAULT_MAX_FRAMES
-    # of a budget that cannot picture every change, up to a quarter is kept for the steps right
-    # after each decoupling (where a reader looks hardest); the rest is spread evenly over the run
-    reserve = 0 if changes < max_frames else min(max_frames // 4, AFTER_DECOUPLING * decouplings)
-    pictured = spread(changes, max_frames - reserve)
-    counts = {"changes": 0, "spread": 0, "near": 0}  # graph changes seen; pictures drawn within the budget
-
-    sizes = {"frames": 0, "steps": 0}  # bytes the page gives the pictures and the recorded steps so far
-
-    def picture(force: bool = False, final: bool = False) -> Optional[int]:
-        version = machine.graph.version
-        changed, seen["asked"] = version != seen["asked"], version
-        counts["changes"] += changed
-        if version == seen["drawn"]:
-            return len(rec.frames) - 1
-        if not force and ((counts["changes"] and not pictured(counts["changes"])) or counts["spread"] >= max_frames - reserve):
-            rec.unpictured += changed  # counted once per change of the graph, not per step
-            return None
-        def left_out() -> None:  # the page's byte budget for pictures leaves this one out
-            rec.unpictured += changed
-            rec.over_budget += 1
-
-        if sizes["frames"] >= FRAME_BYTES and not final:  # spent: not even drawn
-            return left_out()
-        svg, anew = layout.draw(machine.graph)
-        packed = _packed(svg)
-        if sizes["frames"] + len(packed) > FRAME_BYTES + (FINAL_BYTES if final else 0):  # this one would break it
-            return left_out()
-        counts["spread"] += not force
-        sizes["frames"] += len(packed)
-        rec.frames.append(svg)
-        rec.packed.append(packed)
-        rec.relaid.append(anew)
-        rec.notes.append(layout.note)
-        seen["drawn"] = version
-        if progress is not None:
-            progress(machine.steps, len(rec.frames))
-        return len(rec.frames) - 1
-
-    def state(number: int, rule: Optional[str]) -> dict:
-        t = machine.token
-        span = source_span(t.position)
-        rule_of = machine.rules.get(rule) if rule else None
-        return {
-            "n": number,
-            "rule": rule,
-            "kind": rule_of.kind if rule_of else None,
-            "decouple": bool(rule_of and rule_of.feature == DECOUPLING),
-            "link": t.position.id,
-            "dir": t.direction,
-            "flag": show.flag(t.flag),
-            "stack": _capped(show.stack(t.stack, machine.field.show)),
-            "boxes": _capped(show.box_stack(t.box_stack)),
-            "span": [span.start, span.end] if span is not None else None,
-            "frame": picture(force=_near_decoupling(rule_of)),
-        }
-
-    near = {"left": 0}  # steps after the last decoupling still to picture whatever the spread
-
-    def _near_decoupling(rule_of) -> bool:
-        """A decoupling has its picture, and so have the AFTER_DECOUPLING steps after it while
-        the part of the budget kept for them lasts (the spread leaves its gaps elsewhere)."""
-        if rule_of is not None and rule_of.feature == DECOUPLING:
-            near["left"] = AFTER_DECOUPLING
-            return True
-        if near["left"] > 0:
-            near["left"] -= 1
-            if machine.graph.version != seen["asked"] and counts["near"] < reserve:
-                counts["near"] += 1
-                return True
-        return False
-
-    monitor = execution.monitor
-    rec.checks = [c.name for c in monitor.checks] if monitor is not None else []
-    consulted_so_far = []  # per step: how many times each check had been consulted before that step's turn
-
-    def runs() -> tuple:
-        return tuple(monitor.runs[name] for name in rec.checks) if monitor is not None else ()
-
-    gap: dict = {}  # the steps not recorded, summarised
-    per_step = 4 * len(rec.checks) + 4  # what a step's list of consulted checks may take of the page
-
-    def step(number: int, rule: Optional[str]) -> None:
-        if gap:
-            _count(number, rule)
-            return
-        if len(rec.steps) >= max_recorded_steps or sizes["steps"] > STEP_BYTES:
-            why = (f"more than {max_recorded_steps} steps" if len(rec.steps) >= max_recorded_steps
-                   else f"the steps recorded reached the page's {STEP_BYTES:,} bytes for them")
-            gap.update(first=number, last=number, count=0, rules={}, graph_changes=0, why=why,
-                       version=seen["asked"])  # the graph as the last recorded step left it
-            _count(number, rule)
-            return
-        s = state(number, rule)
-        sizes["steps"] += _bytes(s) + per_step
-        rec.steps.append(s)
-        consulted_so_far.append(runs())
-        if progress is not None and number % PROGRESS_EVERY == 0:
-            progress(number, len(rec.frames))
-
-    def _count(number: int, rule: Optional[str]) -> None:
-        gap["last"], gap["final_rule"] = number, rule
-        gap["count"] += 1
-        gap["rules"][rule] = gap["rules"].get(rule, 0) + 1
-        version = machine.graph.version
-        gap["final_changed"] = version != gap["version"]
-        gap["graph_changes"] += gap["final_changed"]
-        gap["version"] = version
-
-    step(0, None)
-    # recorded before the checks look (they are called after it): a violating state is on the page
-    machine.after.insert(0, lambda m, rule_id, redex: step(m.steps, rule_id))
-    rec.result = execution.run(max_steps)
-    if gap:  # the final state: recorded in full after the stretch that was only counted
-        final_rule = gap.pop("final_rule")
-        gap["count"] -= 1
-        gap["rules"][final_rule] -= 1
-        gap["graph_changes"] -= gap.pop("final_changed")
-        gap["last"] -= 1
-        gap["rules"] = {r: n for r, n in sorted(gap["rules"].items()) if n}
-        del gap["version"]
-        rec.unrecorded = gap if gap["count"] else None
-        rec.steps.append(state(machine.steps, final_rule))
-        consulted_so_far.append(runs())
-    if rec.steps[-1]["frame"] is None:  # the final state has its picture, if it fits the page at all
-        rec.unpictured -= 1
-        rec.steps[-1]["frame"] = picture(force=True, final=True)
-        rec.unpictured += rec.steps[-1]["frame"] is None
-    # a step's state was seen by the checks consulted between it and the next step (the last
-    # step's: until the run ended, their final looks; step 0's: their initial looks)
-    consulted_so_far.append(runs())
-    if options.get("check_mode", "exhaustive") != "sampled":
-        rec.consulted = [[i for i, (a, b) in enumerate(zip(now, then)) if b > a] for now, then in zip(consulted_so_far, consulted_so_far[1:])]
-    return rec
-
-
-def graph_changes(program, max_steps: int, max_recorded_steps: int, options: dict) -> tuple[int, int]:
-    """How many transitions change the graph among the first `max_recorded_steps` of the run,
-    and how many of them decouple (a run of its own, unwatched by the checks: the picture
-    budget is spread over them, some kept for the steps after each decoupling)."""
-    from goi.semantics.rules import DECOUPLING
-
-    from goi.execution import prepare
-
-    quiet = {k: v for k, v in options.items() if k not in ("checks", "check_mode")}
-    execution = prepare(program, **quiet)
-    machine = execution.machine
-    seen = {"version": machine.graph.version, "changes": 0, "decouplings": 0}
-
-    def count(m, rule_id, _redex) -> None:
-        if m.graph.version != seen["version"] and m.steps <= max_recorded_steps:
-            seen["changes"] += 1
-            seen["decouplings"] += m.rules[rule_id].feature == DECOUPLING
-        seen["version"] = m.graph.version
-
-    machine.after.insert(0, count)
-    execution.run(max_steps)
-    return seen["changes"], seen["decouplings"]
-
-
-def spread(changes: int, max_frames: int):
-    """Which graph changes (numbered from 1) are pictured besides the initial state: all of
-    them when the budget allows, else max_frames - 1 of them evenly spaced over the run."""
-    room = max(0, max_frames - 1)
-    if changes <= room:
-        return lambda k: True
-    return lambda k: (k * room) // changes != ((k - 1) * room) // changes
-
-
-SHOWN_STACK = 20_000  # characters of one step's computation (or box) stack the page shows, at most
-
-
-def _capped(text: str) -> str:
-    """A stack as the page shows it: its top first, cut (and said so) past SHOWN_STACK characters."""
-    if len(text) <= SHOWN_STACK:
-        return text
-    return text[:SHOWN_STACK] + f" … ({len(text) - SHOWN_STACK:,} more characters not shown)"
-
-
-def _bytes(step: dict) -> int:
-    """What a recorded step takes of the page: its JSON as the page holds it."""
-    return len(script_json(step).encode("utf-8")) + 2
-
-
-def _packed(svg: str) -> str:
-    """An SVG picture gzip-compressed and base64-encoded: a tenth of its size; the page
-    unpacks each when it is first shown (DecompressionStream)."""
-    import base64
-    import gzip
-
-    return base64.b64encode(gzip.compress(svg.encode("utf-8"), 6, mtime=0)).decode("ascii")  # no timestamp: the same run, the same page
+    budgets = Budgets(EVERY_CHANGE_UP_TO, DEFAULT_MAX_FRAMES, AFTER_DECOUPLING, STEP_BYTES, FRAME_BYTES, FINAL_BYTES,
+                      PROGRESS_EVERY)
+    return Recorder(program, max_frames, max_recorded_steps, budgets, progress, options).run(max_steps)
 
 
 def _rules_json(used: set, rules) -> dict:

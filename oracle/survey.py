@@ -52,7 +52,7 @@ from .classifying import Classifying
 from .drawing import Drawing, ill_typed  # noqa: F401
 from .kept import Kept
 from .shrinking import Shrinker
-from .splitting import Splitting, as_applied
+from .splitting import Splitting, as_applied, covers
 from .unmasking import Unmasking
 
 
@@ -205,8 +205,9 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                     shrunk.same_defect_as, shrunk.same_because = first[as_applied(need)], "it needs the same constructs"
                     continue
                 first[as_applied(need)] = key
-            earlier = [sig for sig in roots if sig != shrunk.signature and report.shrunk[sig].same_defect_as is None]
-            cause = self._failing_part(shrunk.case.text, set(earlier))
+            earlier = {sig: needs.get(sig) for sig in roots
+                       if sig != shrunk.signature and report.shrunk[sig].same_defect_as is None}
+            cause = self._failing_part(shrunk.case.text, earlier)
             if cause is not None:
                 shrunk.same_defect_as, shrunk.same_because = cause, "it holds a part that fails so by itself"
             elif key == shrunk.signature and need is not None:
@@ -222,9 +223,14 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                 seen.add(shrunk.same_defect_as)
                 shrunk.same_defect_as = report.shrunk[shrunk.same_defect_as].same_defect_as
 
-    def _failing_part(self, text: str, buckets: set) -> Optional[str]:
-        """The bucket (of `buckets`) in which a closed scalar proper subprogram of `text` fails by
-        itself, smallest subprograms first; None if none does (within SAME_DEFECT_CALLS calls)."""
+    def _failing_part(self, text: str, buckets: dict) -> Optional[str]:
+        """The bucket (of `buckets`: signature -> what its minimal program needs) in which a
+        closed scalar proper subprogram of `text` fails by itself, smallest subprograms first,
+        and whose minimal program's needs the subprogram has: a signature is the kind of a
+        wrong value, which two defects can share (`0 - 1 + 1` read as `0 - (1 + 1)` gives
+        another value, as a function's parameters swapped do), so a part failing in the bucket
+        of another defect is not that defect. None if none does (within SAME_DEFECT_CALLS
+        calls), or the bucket's needs are not known."""
         from goi.semantics.types import F
 
         from .reduction import positions
@@ -245,7 +251,8 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                     return None
                 calls -= 1
             case = self.classify(part)
-            if case is not None and case.klass == WRONG_VALUE and case.signature in buckets:
+            if case is not None and case.klass == WRONG_VALUE and case.signature in buckets \
+                    and covers(buckets[case.signature], self._features(part) or frozenset()):
                 return case.signature
         return None
 

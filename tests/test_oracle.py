@@ -467,6 +467,38 @@ def test_two_kinds_of_wrong_value_of_one_defect_carried_by_other_operators_are_o
     assert report.defects == [sigs[0]]
 
 
+def test_a_part_failing_in_a_bucket_is_that_bucket_s_defect_only_if_it_has_what_its_bug_needs():
+    """Issue 51 (a merge that hid a bug: intml, seed 2): a wrong value's signature is its kind,
+    which two defects share. Under strict division `1 / (0 - 0)` gives a value where the
+    program is undefined, since its part `0 - 0` gives 7 (a subtraction's bug,
+    two_wrong_values): another value. That part is the defect of a bucket "another value"
+    shown by `0 - 0`, but not of one shown by `0 * 0` (the product's bug, which a part
+    without `*` cannot show): no merge there, and the undefined bucket stays a defect of its
+    own."""
+    from goi.oracle.cases import CATCH_ALL, Shrunk
+
+    oracle = Oracle(OracleConfig(command=mock("two_wrong_values", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000, division="strict"))
+    merged = {}
+    try:
+        undefined = oracle.classify("1 / (0 - 0)")
+        assert undefined.signature == "wrong-value: a value where the program is undefined", undefined.signature
+        for root in ("0 * 0", "0 - 0"):
+            first = oracle.classify(root)
+            assert first.signature == CATCH_ALL
+            report = Report(oracle.config)
+            report.cases.extend([first, undefined])
+            for i, c in enumerate((first, undefined)):
+                report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
+            needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in (first, undefined)}
+            oracle.same_defects(report, [CATCH_ALL, undefined.signature], needs)
+            merged[root] = report.shrunk[undefined.signature].same_defect_as, report.defects
+    finally:
+        oracle.close()
+    assert merged["0 - 0"] == (CATCH_ALL, [CATCH_ALL])
+    assert merged["0 * 0"] == (None, [CATCH_ALL, undefined.signature])
+
+
 def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_bug_go():
     """Issue 51: a 1-minimal program keeps an unused binder where removing it would take away
     what the bug needs — here the third use of a shared value (`let c = b`), for a machine

@@ -20,7 +20,7 @@ from .notations import ReadError
 from .steering import ABLATED, ANY_OPERATION, features
 
 from .cases import ABLATION_CALLS, CATCH_ALL, MORE_MEMBERS, Case, Report, Shrunk
-from .classification import ROUNDING, WRONG_VALUE
+from .classification import AGREE, ROUNDING, WRONG_VALUE
 
 
 
@@ -147,19 +147,23 @@ class Splitting:
 
     def _same_by_operators(self, text: str, need: Optional[frozenset], sig: str, listed: list, klass: str,
                            budget: list) -> Optional[tuple[str, str]]:
-        """Whether a minimal program (failing with `sig`) is the same defect as one listed (key,
-        program, need, signature) that needs other operators: one defect carried by whatever operator the
-        program computes with (a closure's captured value read wrongly, `(b + b)` or `(b - b) /
-        b` alike) needs `+` in one minimal program and `-` in another, since an operator
-        written as another can hide the wrong value (`b - b` is 0 whatever b reads as). It is,
-        when the two share a needed construct, one has every construct the other needs but
-        operators, and written with the other's needed operators (every operator it has that
-        the other does not need as one the other needs) it fails with either signature still:
-        (that program's key, why). Within a bucket the two signatures are one; across buckets
-        they are two kinds of wrong value of one defect (`(c 0) + (c 0)` another value, `(c 0) / (c 0)`
-        a non-finite number). A bug of one operator alone (`a - b` wrong, `a * b` wrong)
-        shares no construct with another's and is never merged. None if none is, or
-        `budget[0]` calls are spent."""
+        """Whether a minimal program (failing with `sig`) is the same defect as one listed before
+        it (key, program, need, signature) that needs other operators: one defect carried by
+        whatever operator the program computes with (a closure's captured value read wrongly,
+        `(b + b)` or `(b - b) / b` alike) needs `+` in one minimal program and `-` in another,
+        since an operator written as another can hide the wrong value (`b - b` is 0 whatever b
+        reads as). It is, when the two share a needed construct, it has every construct the
+        earlier one needs but operators, and written with the earlier one's needed operators
+        (each operator it has that that one does not need as one that one needs) it fails with
+        either signature still, and not by an operator alone (every closed part of it agrees
+        by itself): (that program's key, why). Within a bucket the two signatures
+        are one; across buckets they are two kinds of wrong value of one defect (`(c 0) + (c 0)`
+        another value, `(c 0) / (c 0)` a non-finite number). Only the later program is
+        rewritten: the earlier one written with the later one's operators has all that the
+        later one needs, so it can fail by the later one's bug (a product's, when the earlier
+        shows a subtraction's) — the zoo's goi_mutant did. A bug of one operator alone (`a - b`
+        wrong, `a * b` wrong) shares no construct with another's and is never merged. None if
+        none is, or `budget[0]` calls are spent."""
         if need is None:
             return None
         mine = as_applied(need) - {ANY_OPERATION}
@@ -167,14 +171,10 @@ class Splitting:
             if theirs is None:
                 continue
             theirs = as_applied(theirs) - {ANY_OPERATION}
-            if not mine & theirs:
-                continue
-            for program, has, into, why in ((text, mine, theirs, f"written with the operators {key!r} needs"),
-                                            (other, theirs, mine, f"{key!r} written with the operators it needs")):
-                if not into - set(ABLATED) <= has:
-                    continue  # the program rewritten must have all the other needs but its operators
-                if self._fails_with_operators(program, into, {sig, other_sig}, klass, budget):
-                    return key, why + ", it fails alike"
+            if not mine & theirs or not theirs - set(ABLATED) <= mine:
+                continue  # nothing shared, or the earlier one needs a construct this one does without
+            if self._fails_with_operators(text, theirs, {sig, other_sig}, klass, budget):
+                return key, f"written with the operators {key!r} needs, it fails alike"
         return None
 
     def _fails_with_operators(self, text: str, into: frozenset, sigs: set, klass: str, budget: list) -> bool:
@@ -199,9 +199,31 @@ class Splitting:
                 return False
             budget[0] -= 1
             case = self.classify(written)
-            if case is not None and case.klass == klass and case.signature in sigs:
+            if case is not None and case.klass == klass and case.signature in sigs and self._parts_agree(changed, budget):
                 return True
         return False
+
+    def _parts_agree(self, term: S.Term, budget: list) -> bool:
+        """Whether every closed scalar proper subprogram of the term agrees by itself: a rewritten
+        program that fails because an operator written in fails alone (`2 - 3`, a
+        subtraction's bug) shows that operator's bug, not the one carried. False once
+        `budget[0]` calls are spent."""
+        from .reduction import positions
+
+        for path, node in positions(term):
+            if not path or S.free_variables(node) or isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple)):
+                continue
+            part = self.text_of(node, of_type=F)
+            if part is None:
+                continue
+            if part not in self.cache:
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+            case = self.classify(part)
+            if case is None or case.klass != AGREE:
+                return False
+        return True
 
     def _defect_form(self, text: str) -> Optional[str]:
         """The program's form up to what does not tell defects apart (unmasking.same_defect_form)."""

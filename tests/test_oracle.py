@@ -438,6 +438,28 @@ def test_one_defect_carried_by_other_operators_is_said_to_be_one_defect():
     assert report.defects == []  # a #k is never a defect of its own; here not "perhaps another" either
 
 
+def test_a_program_of_another_bug_is_never_said_to_be_the_same_defect_by_rewriting_the_earlier_one():
+    """Issue 51 (two merges that hid a bug in the zoo's goi_mutant): an earlier minimal program
+    rewritten with a later one's operators has all that the later one needs, so it may fail by
+    the later one's bug. `(λb. b + (0 - b)) 1` shows the subtraction's bug of two_wrong_values
+    (it needs `+` too: written `b - (0 - b)` it agrees); `let b = 2 * 3 in b` shows the
+    product's. Written with `*` the first fails still — by the product's bug — and the second
+    lacks the first's λ: nothing says they are one defect."""
+    sig = "wrong-value: another value"
+    first, later = "(λb. b + (0 - b)) 1", "let b = 2 * 3 in b"
+    oracle = Oracle(OracleConfig(command=mock("two_wrong_values", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        cases = [oracle.classify(text) for text in (first, later, "(λb. b * (0 * b)) 1")]
+        assert [c.signature for c in cases] == [sig] * 3, [c.signature for c in cases]  # the rewriting fails too
+        needs = [oracle._needs(c.text, sig, c.klass, [100]) for c in cases[:2]]
+        assert needs == [{"app", "+", "-"}, {"let", "*"}], needs
+        same = oracle._same_by_operators(later, needs[1], sig, [(sig, first, needs[0], sig)], WRONG_VALUE, [100])
+    finally:
+        oracle.close()
+    assert same is None
+
+
 def test_two_kinds_of_wrong_value_of_one_defect_carried_by_other_operators_are_one_defect():
     """Issue 51: the copy defect above gives another value on `c 0 + c 0` and the opposite sign
     on `c 0 - c 0 * 2` (b * b inside); the two buckets' minimal programs need other

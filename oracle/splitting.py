@@ -155,8 +155,8 @@ class Splitting:
         reads as). It is, when the two share a needed construct, it has every construct the
         earlier one needs but operators, and written with the earlier one's needed operators
         (each operator it has that that one does not need as one that one needs) it fails with
-        either signature still, and not by an operator alone (every closed part of it agrees
-        by itself): (that program's key, why). Within a bucket the two signatures
+        either signature still, and not by an operator alone (every closed part of it without
+        that one's constructs agrees by itself): (that program's key, why). Within a bucket the two signatures
         are one; across buckets they are two kinds of wrong value of one defect (`(c 0) + (c 0)`
         another value, `(c 0) / (c 0)` a non-finite number). Only the later program is
         rewritten: the earlier one written with the later one's operators has all that the
@@ -199,19 +199,24 @@ class Splitting:
                 return False
             budget[0] -= 1
             case = self.classify(written)
-            if case is not None and case.klass == klass and case.signature in sigs and self._parts_agree(changed, budget):
+            if case is not None and case.klass == klass and case.signature in sigs \
+                    and self._parts_agree(changed, into - set(ABLATED), budget):
                 return True
         return False
 
-    def _parts_agree(self, term: S.Term, budget: list) -> bool:
-        """Whether every closed scalar proper subprogram of the term agrees by itself: a rewritten
-        program that fails because an operator written in fails alone (`2 - 3`, a
-        subtraction's bug) shows that operator's bug, not the one carried. False once
+    def _parts_agree(self, term: S.Term, structure: frozenset, budget: list) -> bool:
+        """Whether every closed scalar proper subprogram of the term that lacks some construct of
+        `structure` (what the defect carried needs but operators) agrees by itself: a
+        rewritten program that fails because an operator written in fails without that
+        structure (`2 - 3`, a subtraction's bug) shows that operator's bug, not the one
+        carried; a part with the structure may be the carried defect itself. False once
         `budget[0]` calls are spent."""
         from .reduction import positions
 
         for path, node in positions(term):
             if not path or S.free_variables(node) or isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple)):
+                continue
+            if structure <= as_applied(_features(node)):
                 continue
             part = self.text_of(node, of_type=F)
             if part is None:

@@ -26,6 +26,18 @@ def _program() -> str:
     return sys.stdin.read()
 
 
+def read(text: str):
+    """goi's parse of a program as a mock reads it: (term, None), or (None, the answer
+    rejecting it)."""
+    from goi.semantics.errors import GoiError
+    from goi.semantics.parser import parse
+
+    try:
+        return parse(text), None
+    except GoiError as exc:
+        return None, {"rejected": exc.message}
+
+
 def value_payload(value):
     if isinstance(value, tuple):
         return {"value": [str(v) for v in value]}

@@ -9,7 +9,7 @@ constant, no decoupling), as the test's programs are."""
 
 from fractions import Fraction
 
-from common import serve
+from common import read, serve
 from goi.semantics import syntax as S
 
 
@@ -62,13 +62,9 @@ def evaluate(t, env: dict):
 
 
 def respond(text: str) -> dict:
-    from goi.semantics.errors import GoiError
-    from goi.semantics.parser import parse
-
-    try:
-        term = parse(text)
-    except GoiError as exc:
-        return {"rejected": exc.message}
+    term, rejected = read(text)
+    if rejected:
+        return rejected
     try:
         value = evaluate(term, {})
     except ZeroDivisionError:

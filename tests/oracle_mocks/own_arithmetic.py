@@ -15,7 +15,7 @@ import math
 import os
 from fractions import Fraction
 
-from common import serve
+from common import read, serve
 
 KIND = os.environ.get("MOCK_ARITHMETIC", "rationals")
 
@@ -101,13 +101,9 @@ def evaluate(t, env):
 
 
 def respond(text: str) -> dict:
-    from goi.semantics.errors import GoiError
-    from goi.semantics.parser import parse
-
-    try:
-        term = parse(text)
-    except GoiError as exc:
-        return {"rejected": exc.message}
+    term, rejected = read(text)
+    if rejected:
+        return rejected
     try:
         value = evaluate(term, {})
     except Failure as exc:

@@ -72,6 +72,15 @@ def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
     return term
 
 
+def closed_parts(term: S.Term) -> list:
+    """The term's closed proper subprograms that compute something (no constant, provisional
+    constant, λ or decoupling alone), pre-order: the parts that can fail by themselves."""
+    from .reduction import positions
+
+    return [node for path, node in positions(term) if path and not S.free_variables(node)
+            and not isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple))]
+
+
 class Splitting:
     """A shrunk bucket's other members: further minimal programs, and what each needs."""
 
@@ -211,24 +220,25 @@ class Splitting:
         structure (`2 - 3`, a subtraction's bug) shows that operator's bug, not the one
         carried; a part with the structure may be the carried defect itself. False once
         `budget[0]` calls are spent."""
-        from .reduction import positions
-
-        for path, node in positions(term):
-            if not path or S.free_variables(node) or isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple)):
-                continue
+        for node in closed_parts(term):
             if structure <= as_applied(_features(node)):
                 continue
             part = self.text_of(node, of_type=F)
             if part is None:
                 continue
-            if part not in self.cache:
-                if budget[0] <= 0:
-                    return False
-                budget[0] -= 1
-            case = self.classify(part)
+            case = self.classify_within(part, budget)
             if case is None or case.klass != AGREE:
                 return False
         return True
+
+    def classify_within(self, text: str, budget: list) -> Optional[Case]:
+        """The program's case, a call of the implementation spent from `budget[0]` unless the
+        cache has it; None once the budget is spent."""
+        if text not in self.cache:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+        return self.classify(text)
 
     def _defect_form(self, text: str) -> Optional[str]:
         """The program's form up to what does not tell defects apart (unmasking.same_defect_form)."""

@@ -52,7 +52,7 @@ from .classifying import Classifying
 from .drawing import Drawing, ill_typed  # noqa: F401
 from .kept import Kept
 from .shrinking import Shrinker
-from .splitting import Splitting, as_applied, covers
+from .splitting import Splitting, as_applied, closed_parts, covers
 from .unmasking import Unmasking
 
 
@@ -190,7 +190,7 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
           value flows from that one, or
         - (a bucket) is an earlier one's defect carried by other operators
           (Splitting._same_by_operators: written with the operators that one needs, it fails
-          so still, or that one written with its operators does).
+          so still, and not by an operator alone).
         Each costs at most SAME_DEFECT_CALLS calls of the implementation a bucket."""
         first: dict = {}
         roots = [sig for sig in order if sig in report.shrunk]
@@ -233,24 +233,19 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
         calls), or the bucket's needs are not known."""
         from goi.semantics.types import F
 
-        from .reduction import positions
-
         try:
             term = self._term(text)
         except (GoiError, ReadError):
             return None
-        parts = sorted({S.size(node): node for path, node in positions(term) if path and not S.free_variables(node)
-                        and not isinstance(node, (S.Const, S.Prov, S.Lam, S.Decouple))}.items())
-        calls = SAME_DEFECT_CALLS
+        parts = sorted({S.size(node): node for node in closed_parts(term)}.items())
+        budget = [SAME_DEFECT_CALLS]
         for _, node in parts:
             part = self.text_of(node, of_type=F)
             if part is None or part == text:
                 continue
-            if part not in self.cache:
-                if calls <= 0:
-                    return None
-                calls -= 1
-            case = self.classify(part)
+            if part not in self.cache and budget[0] <= 0:
+                return None
+            case = self.classify_within(part, budget)
             if case is not None and case.klass == WRONG_VALUE and case.signature in buckets \
                     and covers(buckets[case.signature], self._features(part) or frozenset()):
                 return case.signature

@@ -10,7 +10,7 @@ import html
 from typing import Optional
 
 from .escape import script_json
-from .recorder import Budgets, Recorder, Recording, _bytes, _capped, _packed, graph_changes, spread  # noqa: F401 (found here)
+from .recorder import Budgets, Recorder, Recording, _bytes, _capped, _packed, graph_changes  # noqa: F401 (found here)
 from .recorder import SHOWN_STACK  # noqa: F401 (found here)
 
 DEFAULT_MAX_FRAMES = 60  # pictures spread over a run that changes its graph more than EVERY_CHANGE_UP_TO times

@@ -19,7 +19,8 @@ DATA = {"goi.corpus": "tests/programs"}  # data packages (their files: pyproject
 # those below (tests/test_layers.py). A module is in the layer of the longest prefix naming it.
 LAYERS = (
     ("goi.semantics",),  # the engine: syntax, types, graphs, rules, machine, checks
-    ("goi.files", "goi.layout", "goi.version", "goi._checkout", "goi.folding", "goi.progress"),  # plain helpers
+    ("goi.files", "goi.layout", "goi.version", "goi._checkout", "goi.folding", "goi.progress",
+     "goi.declarations"),  # plain helpers
     ("goi.execution",),  # the pipeline: text → judgement → graph → run
     ("goi.equivalence",),  # z3 on symbolic runs
     ("goi.api",),  # the facade of the above

@@ -6,8 +6,6 @@ configuration; settings (examples, seed, database) are applied by the caller.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import lru_cache
 from typing import Callable, Iterable
 
@@ -17,18 +15,11 @@ from .registry import Property, UnknownProperty
 @lru_cache(maxsize=1)
 def _declared() -> tuple[Property, ...]:
     """The properties the modules of this package declare (each module is imported: adding a
-    property is declaring it on its check, in its module), in the suite's order."""
-    package = importlib.import_module(__package__)
-    found: dict[str, Property] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"{__package__}.{info.name}")
-        for value in vars(module).values():
-            prop = getattr(value, "property", None)
-            if isinstance(prop, Property) and value.__module__ == module.__name__:
-                if prop.name in found:
-                    raise ValueError(f"property {prop.name} declared twice")
-                found[prop.name] = prop
-    return tuple(sorted(found.values(), key=lambda p: p.order))
+    property is declaring it on its check, in its module; goi/declarations.py), in the
+    suite's order."""
+    from goi.declarations import declared
+
+    return tuple(sorted(declared(__package__, "property", Property).values(), key=lambda p: p.order))
 
 
 def registry() -> dict[str, Property]:

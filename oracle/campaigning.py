@@ -1,15 +1,14 @@
 """Oracle mode as a campaign (docs/CAMPAIGNS.md): every program up to a size, or a survey
-divided into seeded shards, run through the campaign runner (goi.campaigns), each shard's
-record checked before it is counted."""
+divided into seeded shards — the campaign kinds `goi.oracle:exhaustive` and
+`goi.oracle:shards` (goi/campaigns/kinds.py) — run through the campaign runner
+(goi.campaigns), each shard's record checked before it is counted."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
-
-
-
+from goi.campaigns.kinds import Options, Plan, declare
 
 from .cases import Case, OracleConfig, Report, Shrunk
 from .classification import AGREE, BEYOND, CLASSES, FAILURES
@@ -18,7 +17,6 @@ from .classification import AGREE, BEYOND, CLASSES, FAILURES
 class Campaigning:
     """Exhaustive and divided runs."""
 
-    # ---- every program up to a size (docs/CAMPAIGNS.md) --------------------------------------
     def space(self):
         """The enumeration's space for this target: its fragment, signed or not as drawn."""
         from goi.generators.enumerate import Space
@@ -32,99 +30,112 @@ class Campaigning:
                      vector_ops=f["vector_ops"], decoupling_values=f["decoupling_values"], decoupling=f["decoupling"],
                      signed=f["signed"], operators=f["operators"])
 
-    def _exhaustive(self, report: Report) -> None:
-        """Every program of size ≤ N, in shards (goi/campaigns/runner.py); each bucket's first
-        program in size-and-index order is its smallest: no shrinking is needed."""
+    def campaign(self, report: Report) -> None:
+        """This run as the campaign its configuration asks for (`--exhaustive N`, or `--shards K`),
+        its findings in `report`."""
+        from goi.campaigns.kinds import run
+
+        c = self.config
+        if c.printer is not None:
+            raise ValueError("a campaign prints with goi's notations (not --printer)")
+        options = Options(cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, max_programs=c.max_campaign,
+                          max_estimate=c.max_estimate, wait=c.cluster_wait)
+        kind = "goi.oracle:exhaustive" if c.exhaustive is not None else "goi.oracle:shards"
+        report.cpu_seconds = run(kind, OracleRun(self, report), options, warn=self.warn).cpu.to_json()
+
+
+@dataclass(frozen=True)
+class OracleRun:
+    """What an oracle campaign is asked for: the Oracle (its configuration, its classification
+    and shrinkers) and the report its findings go to."""
+
+    oracle: object
+    report: Report
+
+
+def _gather(report: Report, plan: Plan, results: list, first_key) -> tuple[dict, dict]:
+    """The shards' counts into the report; per signature, its first failure (in shard order,
+    then as the shard listed it) with `first_key(shard, failure)`, and how many failed so."""
+    firsts: dict = {}
+    counts: dict = {}
+    for shard, r in zip(plan.shards, results):
+        report.skipped += r["skipped"]
+        report.duplicates += r.get("duplicates", 0)
+        for k, n in r["counts"].items():
+            report.counts[k] += n
+        for f in r["failures"]:
+            counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+            firsts.setdefault(f["signature"], (first_key(shard, f), f))
+    report.programs = sum(report.counts.values())
+    return firsts, counts
+
+
+@declare("exhaustive", label="oracle exhaustive")
+class ExhaustiveOracle:
+    """Every program of size ≤ N, each bucket's first in size-and-index order its smallest: no shrinking is needed."""
+
+    def plan(self, request: OracleRun, options) -> Plan:
+        from goi.campaigns.runner import exhaustive_counts, exhaustive_shards, sample_of, space_fields
         from goi.generators.enumerate import Enumeration
 
-        from goi.campaigns.runner import Campaign, default_cluster, exhaustive_counts, exhaustive_shards, sample_of, space_fields
-
-        c = self.config
-        space = self.space()
-        enumeration = Enumeration(space)
-        shards = exhaustive_shards(exhaustive_counts(enumeration, c.exhaustive, c.max_campaign))
+        oracle, c = request.oracle, request.oracle.config
+        space = oracle.space()
+        shards = exhaustive_shards(exhaustive_counts(Enumeration(space), c.exhaustive, options.limit))
         work = OracleWork(replace(c, exhaustive=None, cluster=None, checkpoint=None, database=None, corpus=False,
-                                  printer=None), asdict(space), type(self)) if c.printer is None else None
-        if work is None:
-            raise ValueError("an exhaustive run prints with goi's notations (not --printer)")
-        total = sum(s.stop - s.start for s in shards)
-        campaign = Campaign("oracle exhaustive", shards, work, total,
-                            {"command": "oracle", "implementation": c.command, "notation": c.notation,
-                             "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
-                            cluster=default_cluster(c.cluster, total), checkpoint=c.checkpoint, resume=c.resume,
-                            limit=c.max_campaign, sample=sample_of(shards), warn=self.warn, wait=c.cluster_wait,
-                            max_estimate=c.max_estimate)
-        results = campaign.run()
-        report.cpu_seconds = campaign.cpu.to_json()
-        firsts: dict = {}
-        counts: dict = {}
-        for shard in shards:
-            r = results[shard.key]
-            report.skipped += r["skipped"]
-            for k, n in r["counts"].items():
-                report.counts[k] += n
-            for f in r["failures"]:
-                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
-                key = (f["size"], f["index"])
-                if f["signature"] not in firsts or key < firsts[f["signature"]][0]:
-                    firsts[f["signature"]] = (key, f)
-        report.programs = sum(report.counts.values())
-        report.exhaustive = {"bound": c.exhaustive, "programs": report.programs, "of": total,
-                             "shards": len(shards)}
-        firsts = self.set_aside(report, firsts, counts.__getitem__)
-        order = sorted(firsts, key=lambda sig: firsts[sig][0])
-        for sig in order:
+                                  printer=None), asdict(space), type(oracle))
+        return Plan(shards, work, sum(s.stop - s.start for s in shards),
+                    {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                     "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
+                    sample=sample_of(shards), large=True)
+
+    def merge(self, request: OracleRun, plan: Plan, results: list) -> Report:
+        oracle, report = request.oracle, request.report
+        firsts, counts = _gather(report, plan, results, lambda shard, f: (f["size"], f["index"]))
+        report.exhaustive = {"bound": oracle.config.exhaustive, "programs": report.programs, "of": plan.programs,
+                             "shards": len(plan.shards)}
+        firsts = oracle.set_aside(report, firsts, counts.__getitem__)
+        for sig in sorted(firsts, key=lambda sig: firsts[sig][0]):
             (size, index), f = firsts[sig]
-            case = self.classify(f["text"]) or Case(f["text"], f["class"])
+            case = oracle.classify(f["text"]) or Case(f["text"], f["class"])
             case = replace(case, origin=f"size {size}, index {index}")
             report.shrunk[sig] = Shrunk(case, -1, counts[sig], 0.0, 0.0, 0, True, sig, case)
+        return report
 
-    def _sharded(self, report: Report) -> None:
-        """The survey divided into shards, a seed each (`--shards K`), run here or on Dask; the
-        failures bucketed over all shards, and each bucket's first program (lowest seed, then
-        first drawn) reduced once, here (oracle/reduction.py), keeping its signature."""
+
+@declare("shards", label="oracle campaign")
+class DividedSurvey:
+    """The survey divided into shards, a seed each; each bucket's first program (lowest seed, then first drawn) reduced once, here."""
+
+    def plan(self, request: OracleRun, options) -> Plan:
         import math
 
-        from goi.campaigns.runner import Campaign, check_division, seed_shards
+        from goi.campaigns.runner import check_division, seed_shards
 
-        c = self.config
+        oracle, c = request.oracle, request.oracle.config
         count = c.shards or 1
         check_division(count, "--shards", most=c.max_programs, of=f"the {c.max_programs:,} programs to share")
         per_shard = max(1, math.ceil(c.max_programs / count))
-        shards = seed_shards(c.seed, count)
         work = SurveyWork(replace(c, shards=None, cluster=None, checkpoint=None, database=None, corpus=False,
-                                  max_programs=per_shard, printer=None), type(self))
-        if c.printer is not None:
-            raise ValueError("a divided survey prints with goi's notations (not --printer)")
-        campaign = Campaign("oracle campaign", shards, work, per_shard * count,
-                            {"command": "oracle", "implementation": c.command, "notation": c.notation,
-                             "fragments": sorted(c.all_fragments), "programs": per_shard,
-                             "seeds": [c.seed, c.seed + count]},
-                            cluster=c.cluster, checkpoint=c.checkpoint, resume=c.resume, limit=c.max_campaign,
-                            warn=self.warn, wait=c.cluster_wait)
-        results = campaign.run()
-        report.cpu_seconds = campaign.cpu.to_json()
-        firsts: dict = {}
-        counts: dict = {}
-        for shard in shards:
-            r = results[shard.key]
-            report.skipped += r["skipped"]
-            report.duplicates += r["duplicates"]
-            for k, n in r["counts"].items():
-                report.counts[k] += n
-            for f in r["failures"]:
-                counts[f["signature"]] = counts.get(f["signature"], 0) + 1
-                firsts.setdefault(f["signature"], (shard.start, f))
-        report.programs = sum(report.counts.values())
-        firsts = self.set_aside(report, firsts, counts.__getitem__)
+                                  max_programs=per_shard, printer=None), type(oracle))
+        return Plan(seed_shards(c.seed, count), work, per_shard * count,
+                    {"command": "oracle", "implementation": c.command, "notation": c.notation,
+                     "fragments": sorted(c.all_fragments), "programs": per_shard, "seeds": [c.seed, c.seed + count]})
+
+    def merge(self, request: OracleRun, plan: Plan, results: list) -> Report:
+        """Failures bucketed over all shards; each bucket's first program reduced once
+        (oracle/reduction.py), keeping its signature."""
+        oracle, report = request.oracle, request.report
+        firsts, counts = _gather(report, plan, results, lambda shard, f: shard.start)
+        firsts = oracle.set_aside(report, firsts, counts.__getitem__)
         for sig in sorted(firsts, key=lambda sig: (-counts[sig], firsts[sig][0])):
             seed_, f = firsts[sig]
-            case = self.classify(f["text"])
+            case = oracle.classify(f["text"])
             if case is None or case.signature != sig:  # it no longer fails so (a flaky implementation)
                 continue
-            reduced, seconds, calls, complete = self.shrinker(sig).reduced(case)
+            reduced, seconds, calls, complete = oracle.shrinker(sig).reduced(case)
             report.shrunk[sig] = Shrunk(reduced, f["index"], counts[sig], f["seconds"], seconds, calls, complete, sig,
                                         replace(case, origin=f"seed {seed_}"))
+        return report
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
         report.known_signatures = self.known_set = self.known_signatures()
         self.corpus_cases(report)
         if self.config.exhaustive is not None or self.config.shards is not None:
-            self._exhaustive(report) if self.config.exhaustive is not None else self._sharded(report)
+            self.campaign(report)
             report.seconds = time.perf_counter() - started
             return report
         survey_started = time.perf_counter()

@@ -1,7 +1,8 @@
 """The properties' campaigns (docs/CAMPAIGNS.md): the works the campaign runner
 (goi/campaigns/runner.py) runs shard by shard — every exhaustive property on every program of a
 size range (`goi props --exhaustive N`), the suite from a seed (`goi props --cluster`) — and
-how their results merge. The conjectures' campaign is goi/laws/campaign.py's.
+the two campaign kinds that plan them and merge their results (`goi.properties:exhaustive`,
+`goi.properties:random`; goi/campaigns/kinds.py). The conjectures' kind is goi/laws/campaign.py's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from goi.campaigns.checkpoint import counts_of, list_of_objects, need, programs_of_range, whole
-from goi.campaigns.runner import Shard, seed_shards, space_fields  # noqa: F401 (the works' shards)
+from goi.campaigns.kinds import Plan
+from goi.campaigns.kinds import declare as declare_kind
+from goi.campaigns.runner import Shard, seed_shards, space_fields
 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
@@ -187,3 +190,125 @@ def merge(results: Iterable[dict], names: Iterable[str]) -> dict:
     merged["failures"].sort(key=lambda f: (f["size"], f["index"], names.index(f["property"])))
     merged["seconds"] = round(merged["seconds"], 3)
     return merged
+
+
+# ---- the kinds: what `goi props` runs as a campaign (goi/campaigns/kinds.py) ----------------
+
+@dataclass(frozen=True)
+class ExhaustiveRequest:
+    """`goi props --exhaustive N` (or `--index SIZE:I`): which properties, on what."""
+
+    names: tuple  # properties that take a program alone (exhaustive_properties)
+    profile: str
+    bound: Optional[int] = None  # every program of size ≤ bound …
+    index: Optional[tuple] = None  # … or only this (size, index)
+    order: int = 1  # the argument types' order (generators/enumerate.py)
+    concrete: bool = False  # programs over the fixed constants instead of shapes
+
+
+@declare_kind("exhaustive", label="exhaustive")
+class ExhaustiveProperties:
+    """Every property that takes a program, on every shape (or program) of size ≤ N, or on one by index."""
+
+    def plan(self, request: ExhaustiveRequest, options) -> Plan:
+        import dataclasses
+
+        from goi.campaigns.runner import exhaustive_counts, exhaustive_shards, index_shard, sample_of
+        from goi.generators.enumerate import Enumeration, Space
+        from goi.generators.shapes import shape_space
+
+        concrete = Space(order=request.order)
+        shapes = not request.concrete
+        unit = "shape" if shapes else "program"
+        space = shape_space(concrete) if shapes else concrete
+        enumeration = Enumeration(space)
+        if request.index is not None:
+            shards = [index_shard(enumeration, *request.index, unit)]
+        else:
+            shards = exhaustive_shards(exhaustive_counts(enumeration, request.bound, options.limit))
+        bound = request.bound if request.index is None else None
+        return Plan(shards, PropsWork(request.names, request.profile, dataclasses.asdict(space), shapes),
+                    sum(s.stop - s.start for s in shards),
+                    {"command": "props", "properties": list(request.names), "profile": request.profile,
+                     "bound": bound, "space": space_fields(space), "shapes": shapes,
+                     "shards": [s.key for s in shards] if bound is None else len(shards)},
+                    sample=sample_of(shards), unit=unit + "s", large=True,
+                    notes={"space": space, "concrete": concrete, "shapes": shapes, "bound": bound})
+
+    def merge(self, request: ExhaustiveRequest, plan: Plan, results: list) -> dict:
+        """The shards as one (merge), each property's verdict, the first counterexample and its
+        replay, and for which constants the verdicts hold."""
+        from .suite import registry
+
+        names, shapes, bound = list(request.names), plan.notes["shapes"], plan.notes["bound"]
+        merged = merge(results, names)
+        first = merged["failures"][0] if merged["failures"] else None
+        props = registry()
+        return {**merged, "of": plan.programs, "bound": bound, "shapes": shapes,
+                "space": plan.notes["space"].describe(shapes), "first": first,
+                "replay": first and f"goi props {first['property']} --profile {request.profile} "
+                                    f"--index {first['size']}:{first['index']}",
+                "status": {n: ("failed" if any(f["property"] == n for f in merged["failures"]) else
+                               "budget" if merged["undecided"][n] else "held") for n in names},
+                "covers": {n: covers(props[n], shapes) for n in names},
+                "programs_over_constants": (_programs_over_constants(plan.notes["concrete"], bound)
+                                            if shapes and bound is not None else None)}
+
+
+def _programs_over_constants(space, bound: int):
+    """How many programs over the space's fixed constants the shapes of size ≤ bound stand
+    for (None if they cannot be counted)."""
+    from goi.generators.enumerate import Enumeration, TooLarge
+
+    try:
+        return Enumeration(space).count_upto(bound)
+    except TooLarge:
+        return None
+
+
+@dataclass(frozen=True)
+class RandomRequest:
+    """`goi props --shards K` (or `--cluster`): the random suite divided by seeds."""
+
+    names: tuple
+    profile: str
+    examples: int  # in all, shared among the shards
+    shards: int
+    seed: int = 0  # the first shard's; the others count up from it
+
+
+@declare_kind("random", label="props campaign")
+class RandomProperties:
+    """The random suite divided into seeded shards; each distinct failure shrunk once, from the lowest seed that found it."""
+
+    def plan(self, request: RandomRequest, options) -> Plan:
+        import math
+
+        from goi.campaigns.runner import check_division
+
+        count, total = request.shards, request.examples
+        check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
+        per_shard = max(1, math.ceil(total / count))
+        return Plan(seed_shards(request.seed, count), RandomPropsWork(request.names, request.profile, per_shard),
+                    per_shard * count * len(request.names),
+                    {"command": "props", "properties": list(request.names), "profile": request.profile,
+                     "examples": per_shard, "seeds": [request.seed, request.seed + count]},
+                    notes={"per_shard": per_shard})
+
+    def merge(self, request: RandomRequest, plan: Plan, results: list) -> dict:
+        """Each distinct failure shrunk once, here, from its seed; runs, time and verdict per property."""
+        from . import driver
+
+        per_shard = plan.notes["per_shard"]
+        shrunk = [{**failure, "shrunk": driver.run_property(failure["property"], request.profile, per_shard,
+                                                            failure["seed"]).to_json()}
+                  for failure in distinct_failures(results)]
+        properties = {}
+        for name in request.names:
+            mine = [f for f in shrunk if f["property"] == name]
+            properties[name] = {
+                "status": ("failed" if any(f["status"] == "failed" for f in mine) else "budget" if mine else "passed"),
+                "runs": sum(r["properties"][name]["runs"] for r in results if name in r["properties"]),
+                "seconds": round(sum(r["properties"][name]["seconds"] for r in results if name in r["properties"]), 3),
+                "distinct_failures": len(mine)}
+        return {"examples_per_shard": per_shard, "properties": properties, "failures": shrunk}

@@ -182,11 +182,23 @@ def add_campaign_arguments(p, shards: str) -> None:
                    help="refuse a campaign of more than N programs before it starts (default 100000000)")
 
 
-def check_campaign_arguments(args) -> None:
-    """What the campaign options (add_campaign_arguments) need of each other, said in one place
-    for every command that takes them."""
-    if args.resume and args.checkpoint is None:
-        raise UsageError("--resume needs --checkpoint FILE")
+def campaign_options(args, campaigning: bool, campaigns: str):
+    """The campaign options (add_campaign_arguments) as one value (goi.campaigns.kinds.Options),
+    checked in one place for every command that takes them: with each other, and — when this
+    run is no campaign (`campaigning` false) — refused, naming what makes one (`campaigns`)."""
+    from ..campaigns.kinds import CampaignUsage, Options
+
+    if not campaigning:
+        for option, value in (("--cluster", args.cluster), ("--checkpoint", args.checkpoint),
+                              ("--resume", args.resume), ("--max-campaign", args.max_campaign)):
+            if value:
+                what = "bounds a campaign" if option == "--max-campaign" else "is for campaigns"
+                raise UsageError(f"{option} {what} ({campaigns})")
+    try:
+        return Options.bounded(args.max_campaign, cluster=args.cluster, checkpoint=args.checkpoint,
+                               resume=args.resume, wait=args.cluster_wait)
+    except CampaignUsage as exc:
+        raise UsageError(str(exc)) from None
 
 
 def campaign_warn(line: str) -> None:

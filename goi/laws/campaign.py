@@ -1,13 +1,16 @@
 """The conjectures' campaign (docs/CAMPAIGNS.md): a law of the catalogue on every instance up
 to a bound, a shard per law (or per part of a law's instances), for the campaign runner
-(goi/campaigns/runner.py); `goi conjectures --exhaustive` merges the parts (merge_parts)."""
+(goi/campaigns/runner.py), declared as the campaign kind `goi.laws:exhaustive`
+(goi/campaigns/kinds.py), whose merge gives one row per law (merge_parts)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Optional
 
 from goi.campaigns.checkpoint import need, whole
+from goi.campaigns.kinds import Plan, declare
 from goi.campaigns.runner import Shard
 
 
@@ -54,3 +57,72 @@ class LawWork:
 def law_shards(names: Iterable[str], parts: int) -> list[Shard]:
     """Each law's instances in `parts` shards (instance index k modulo parts)."""
     return [Shard(0, k, k + 1, label=f"{name}#{k}/{parts}") for name in names for k in range(parts)]
+
+
+@dataclass(frozen=True)
+class LawsRequest:
+    """`goi conjectures --exhaustive N`: which laws, on what."""
+
+    names: tuple
+    bound: int
+    context_size: int = 3
+    profile: str = "ci"  # each check's budget (conjectures.BUDGETS)
+    parts: Optional[int] = None  # shards per law (None: 1, or twice the cores on a cluster)
+
+
+@declare("exhaustive", label="conjectures", progress=False)
+class ExhaustiveLaws:
+    """Each law of the catalogue on every instance up to size N, in every context up to size M; a row per law."""
+
+    def plan(self, request: LawsRequest, options) -> Plan:
+        from goi.campaigns.runner import check_division
+
+        from .conjectures import BUDGETS
+
+        budget = BUDGETS.get(request.profile, BUDGETS["dev"])
+        parts = request.parts or (2 * (os.cpu_count() or 1) if options.cluster else 1)
+        checks = checks_up_to(request.names, request.bound, request.context_size, options.limit)
+        check_division(parts, "--parts", most=max(1, min(checks.values())), of="the instances of the smallest law")
+        return Plan(law_shards(request.names, parts), LawWork(request.bound, request.context_size, budget.timeout, parts),
+                    sum(checks.values()),
+                    {"command": "conjectures", "laws": list(request.names), "parts": parts, "bound": request.bound,
+                     "context_size": request.context_size})
+
+    def merge(self, request: LawsRequest, plan: Plan, results: list) -> list:
+        """One row per law, in the request's order, its parts merged (exhaustive.merge_parts)."""
+        from .conjectures import Row
+        from .exhaustive import merge_parts
+
+        pieces: dict = {name: [] for name in request.names}
+        for shard, result in zip(plan.shards, results):
+            data = result["row"]
+            pieces[shard.label.partition("#")[0]].append(Row(
+                data["law"], data["statement"], data["expected"], data["verdict"], data["instances"], data["proven"],
+                data["unknown"], data["skipped"], data["counterexample"], data["seconds"], data["paper"]))
+        return [merge_parts(pieces[name]) for name in request.names]
+
+
+def checks_up_to(names, bound: int, context_size: int, limit: int) -> dict:
+    """law -> at most how many instance-in-context checks it takes, refused (before any work)
+    past `limit` in all or past what can be counted."""
+    from goi.campaigns.faults import CampaignTooLarge
+    from goi.generators.enumerate import Enumeration, TooLarge
+
+    from .conjectures import LAWS
+    from .exhaustive import context_count, instance_bound
+
+    enum = Enumeration()
+    out = {}
+    try:
+        for name in names:
+            law = LAWS[name]
+            contexts = context_count(enum, law.type, context_size) if law.level == "context" else 1
+            out[name] = instance_bound(law, enum, bound) * contexts
+            if sum(out.values()) > limit:
+                raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: more than {limit:,} "
+                                       f"instance-in-context checks ({sum(out.values()):,} up to law {name}); "
+                                       "--max-campaign N allows a larger campaign")
+    except TooLarge:
+        raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: beyond reach (the terms of "
+                               "that size cannot even be counted)") from None
+    return out

@@ -4,10 +4,8 @@ instance up to size N, in every context up to size M (docs/CAMPAIGNS.md)."""
 
 from __future__ import annotations
 
-import os
-
 from .. import exitcodes
-from ..arguments import add_campaign_arguments, campaign_warn, check_campaign_arguments, positive_int
+from ..arguments import add_campaign_arguments, campaign_options, campaign_warn, positive_int
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -43,10 +41,10 @@ def run(args, _source, out) -> int:
 
     from ...progress import quiet
 
-    for option in ("context_size", "cluster", "checkpoint", "parts"):
+    for option in ("context_size", "parts"):
         if getattr(args, option) is not None and args.exhaustive is None:
             raise UsageError(f"--{option.replace('_', '-')} is for --exhaustive runs")
-    check_campaign_arguments(args)
+    campaign_options(args, args.exhaustive is not None, "--exhaustive")
     exhaustive = None
     if args.exhaustive is not None:
         exhaustive = {"bound": args.exhaustive, "context_size": args.context_size or 3}
@@ -70,62 +68,16 @@ def run(args, _source, out) -> int:
 
 
 def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
-    """Each law a shard of one campaign (goi/laws/campaign.py): here, on a LocalCluster or a
-    scheduler, checkpointed; the rows in the catalogue's order."""
-    from ...laws import conjectures
-    from ...laws.campaign import LawWork, law_shards
-    from ...campaigns.runner import MAX_PROGRAMS, Campaign, check_division
-    from ...laws.exhaustive import merge_parts
+    """The campaign kind goi.laws:exhaustive (goi/laws/campaign.py); the rows in the catalogue's order."""
+    from ...campaigns.kinds import run as run_campaign
+    from ...laws.campaign import LawsRequest
 
-    budget = conjectures.BUDGETS.get(args.profile, conjectures.BUDGETS["dev"])
-    parts = args.parts or (2 * (os.cpu_count() or 1) if args.cluster else 1)
-    limit = args.max_campaign or MAX_PROGRAMS
-    checks = checks_up_to(names, exhaustive["bound"], exhaustive["context_size"], limit)
-    check_division(parts, "--parts", most=max(1, min(checks.values())), of="the instances of the smallest law")
-    shards = law_shards(names, parts)
-    work = LawWork(exhaustive["bound"], exhaustive["context_size"], budget.timeout, parts)
-    campaign = Campaign("conjectures", shards, work, sum(checks.values()),
-                        {"command": "conjectures", "laws": list(names), "parts": parts, **exhaustive},
-                        cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
-                        warn=campaign_warn, wait=args.cluster_wait)
-    results = campaign.run(progress=lambda *_: None)
-    rows = []
-    for name in names:
-        pieces = []
-        for shard in shards:
-            if shard.label.partition("#")[0] == name:
-                data = results[shard.key]["row"]
-                pieces.append(conjectures.Row(data["law"], data["statement"], data["expected"], data["verdict"],
-                                              data["instances"], data["proven"], data["unknown"], data["skipped"],
-                                              data["counterexample"], data["seconds"], data["paper"]))
-        rows.append(merge_parts(pieces))
-        show(rows[-1])
+    options = campaign_options(args, True, "--exhaustive")
+    request = LawsRequest(tuple(names), exhaustive["bound"], exhaustive["context_size"], args.profile, args.parts)
+    rows = run_campaign("goi.laws:exhaustive", request, options, warn=campaign_warn).merged
+    for row in rows:
+        show(row)
     return rows
-
-
-def checks_up_to(names, bound: int, context_size: int, limit: int) -> dict:
-    """law -> at most how many instance-in-context checks it takes, refused (before any work)
-    past `limit` in all or past what can be counted."""
-    from ...generators.enumerate import Enumeration, TooLarge
-    from ...laws.conjectures import LAWS
-    from ...laws.exhaustive import context_count, instance_bound
-    from ...campaigns.faults import CampaignTooLarge
-
-    enum = Enumeration()
-    out = {}
-    try:
-        for name in names:
-            law = LAWS[name]
-            contexts = context_count(enum, law.type, context_size) if law.level == "context" else 1
-            out[name] = instance_bound(law, enum, bound) * contexts
-            if sum(out.values()) > limit:
-                raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: more than {limit:,} "
-                                       f"instance-in-context checks ({sum(out.values()):,} up to law {name}); "
-                                       "--max-campaign N allows a larger campaign")
-    except TooLarge:
-        raise CampaignTooLarge(f"--exhaustive {bound:,} --context-size {context_size:,}: beyond reach (the terms of "
-                               "that size cannot even be counted)") from None
-    return out
 
 
 COMMAND = command("conjectures", order=60, help="put the catalogue of laws and conjectures to the test (docs/CONJECTURES.md)",

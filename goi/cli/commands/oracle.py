@@ -17,7 +17,7 @@ import sys
 from fractions import Fraction
 
 from .. import exitcodes
-from ..arguments import (MAX_INPUT_BYTES, add_campaign_arguments, campaign_warn, check_campaign_arguments,
+from ..arguments import (MAX_INPUT_BYTES, add_campaign_arguments, campaign_options, campaign_warn,
                          non_negative_int, positive_int, positive_seconds)
 from ..io import read_file, read_text, say, schema, writable_directory, write_json
 from . import command
@@ -187,16 +187,12 @@ def _check_arithmetic(args) -> None:
 
 def _check_campaign(args) -> None:
     """What the campaign options need of the run and of each other."""
-    if args.exhaustive is None and args.shards is None and (args.checkpoint or args.resume):
-        raise UsageError("--checkpoint and --resume are for campaigns (--exhaustive, --shards or --cluster)")
     if args.exhaustive is not None and args.shards is not None:
         raise UsageError("--exhaustive lists every program: not with --shards")
-    if (args.exhaustive is not None or args.shards is not None or args.cluster) and args.printer is not None:
+    campaigning = args.exhaustive is not None or args.shards is not None or bool(args.cluster)
+    if campaigning and args.printer is not None:
         raise UsageError("a campaign prints with goi's notations: not with --printer")
-    check_campaign_arguments(args)
-    if args.max_campaign is not None and args.exhaustive is None and args.shards is None and not args.cluster:
-        raise UsageError("--max-campaign bounds a campaign (--exhaustive, --shards or --cluster): a survey's size is "
-                         "--max-programs")
+    campaign_options(args, campaigning, "--exhaustive, --shards or --cluster")
 
 
 def _run(args) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 
 from .. import exitcodes
-from ..arguments import (add_campaign_arguments, campaign_warn, check_campaign_arguments,
-                         integer, positive_int, properties_to_run)
+from ..arguments import (add_campaign_arguments, campaign_options, campaign_warn, integer, positive_int,
+                         properties_to_run)
 from ..errors import UsageError
 from ..io import say, schema, write_json
 from . import command
@@ -71,8 +71,7 @@ def run(args, _source, out) -> int:
         return exhaustive(args, names)
     if args.cluster is not None or args.shards is not None:
         return random_campaign(args, names)
-    if args.checkpoint is not None:
-        raise UsageError("--checkpoint is for campaigns (--exhaustive, --cluster or --shards)")
+    campaign_options(args, False, CAMPAIGNS)
     if args.replay is not None and len(names) != 1:
         raise UsageError("--replay replays one property's failure: name exactly one PROPERTY")
 
@@ -117,54 +116,27 @@ def run(args, _source, out) -> int:
 
 
 def random_campaign(args, names) -> int:
-    """`--cluster` / `--shards K` without --exhaustive: the random suite divided into K shards
-    (one seed each, the examples shared among them), run on Dask or here, merged; each
-    distinct failure shrunk once, from the lowest seed that found it."""
-    import math
-
-    from ...properties import driver
-    from ...properties.campaign import RandomPropsWork, distinct_failures
-    from ...campaigns.runner import MAX_ESTIMATE, MAX_PROGRAMS, Campaign, check_division, seed_shards
+    """`--cluster` / `--shards K` without --exhaustive: the campaign kind goi.properties:random."""
+    from ...campaigns.kinds import run as run_campaign
+    from ...properties.campaign import RandomRequest
     from ...properties.profiles import config
     from ...progress import quiet
 
     if args.replay is not None:
         raise UsageError("--replay replays one failure: not with --cluster or --shards")
-    check_campaign_arguments(args)
-    count = args.shards or 8
-    total = args.examples or config(args.profile).examples
-    check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
-    per_shard = max(1, math.ceil(total / count))
-    first_seed = args.seed or 0
-    shards = seed_shards(first_seed, count)
-    work = RandomPropsWork(tuple(names), args.profile, per_shard)
-    campaign = Campaign("props campaign", shards, work, per_shard * count * len(names),
-                        {"command": "props", "properties": list(names), "profile": args.profile,
-                         "examples": per_shard, "seeds": [first_seed, first_seed + count]},
-                        cluster=args.cluster, checkpoint=args.checkpoint, resume=args.resume,
-                        limit=args.max_campaign or MAX_PROGRAMS, warn=campaign_warn, wait=args.cluster_wait,
-                        max_estimate=None if args.max_campaign else MAX_ESTIMATE)
+    options = campaign_options(args, True, CAMPAIGNS)
+    count, first_seed = args.shards or 8, args.seed or 0
+    request = RandomRequest(tuple(names), args.profile, args.examples or config(args.profile).examples, count, first_seed)
     with quiet(args.json):
-        results = campaign.run()
-    distinct = distinct_failures(results.values())
-    shrunk = []
-    with quiet(args.json):
-        for failure in distinct:  # each distinct failure shrunk once, here, from its seed
-            again = driver.run_property(failure["property"], args.profile, per_shard, failure["seed"])
-            shrunk.append({**failure, "shrunk": again.to_json()})
-    properties = {}
-    for name in names:
-        runs = sum(r["properties"][name]["runs"] for r in results.values() if name in r["properties"])
-        seconds = sum(r["properties"][name]["seconds"] for r in results.values() if name in r["properties"])
-        mine = [f for f in shrunk if f["property"] == name]
-        status = ("failed" if any(f["status"] == "failed" for f in mine) else "budget" if mine else "passed")
-        properties[name] = {"status": status, "runs": runs, "seconds": round(seconds, 3), "distinct_failures": len(mine)}
+        outcome = run_campaign("goi.properties:random", request, options, warn=campaign_warn)
+    merged = outcome.merged
+    properties, shrunk, per_shard = merged["properties"], merged["failures"], merged["examples_per_shard"]
     if args.json:
         write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": first_seed,
-                    "examples": total, "properties": {}, "not_run": [], "coverage": None,
+                    "examples": request.examples, "properties": {}, "not_run": [], "coverage": None,
                     "campaign": {"shards": count, "examples_per_shard": per_shard, "cluster": args.cluster,
                                  "seeds": [first_seed, first_seed + count - 1], "properties": properties,
-                                 "failures": shrunk, "cpu_seconds": campaign.cpu.to_json()}})
+                                 "failures": shrunk, "cpu_seconds": outcome.cpu.to_json()}})
     else:
         say(f"{count} shards (seeds {first_seed}–{first_seed + count - 1}, {per_shard} examples each)"
             + (f" on {args.cluster}" if args.cluster else ""))
@@ -183,15 +155,14 @@ def random_campaign(args, names) -> int:
     return exitcodes.OK
 
 
-def exhaustive(args, names) -> int:
-    """`--exhaustive N`: every program of size ≤ N, every property that takes one; the bound
-    and the count in the summary, the smallest counterexample first."""
-    import dataclasses
+CAMPAIGNS = "--exhaustive, --cluster or --shards"  # what makes `goi props` a campaign
 
-    from ...generators.enumerate import Enumeration, Space
-    from ...properties.campaign import PropsWork, covers, exhaustive_properties, merge
-    from ...campaigns.runner import (MAX_ESTIMATE, MAX_PROGRAMS, Campaign, default_cluster, exhaustive_counts,
-                                     exhaustive_shards, index_shard, sample_of, space_fields)
+
+def exhaustive(args, names) -> int:
+    """`--exhaustive N`: the campaign kind goi.properties:exhaustive; the bound and the count
+    in the summary, the smallest counterexample first."""
+    from ...campaigns.kinds import run as run_campaign
+    from ...properties.campaign import ExhaustiveRequest, exhaustive_properties
     from ...progress import quiet
 
     chosen = exhaustive_properties(names)
@@ -200,94 +171,52 @@ def exhaustive(args, names) -> int:
         raise UsageError(f"--exhaustive checks properties that take a program alone; not: {', '.join(left_out)}")
     if args.examples is not None or args.seed is not None or args.replay is not None:
         raise UsageError("--exhaustive lists every program: --examples, --seed and --replay are for random runs")
-    check_campaign_arguments(args)
-    from ...generators.shapes import shape_space
-    from ...properties.suite import registry
-
-    concrete = Space(order=args.order)
-    shapes = not args.concrete
-    unit = "shape" if shapes else "program"  # what the campaign lists, in its messages
-    space = shape_space(concrete) if shapes else concrete
-    enumeration = Enumeration(space)
-    work = PropsWork(tuple(chosen), args.profile, dataclasses.asdict(space), shapes)
-    limit = args.max_campaign or MAX_PROGRAMS
-    if args.index is not None:
-        size, index = args.index
-        if args.exhaustive is not None and size > args.exhaustive:
-            raise UsageError(f"--index {size}:{index} is past --exhaustive {args.exhaustive}")
-        shards = [index_shard(enumeration, size, index, unit)]
-        bound = None
-    else:
-        bound = args.exhaustive
-        shards = exhaustive_shards(exhaustive_counts(enumeration, bound, limit))
-    total = sum(s.stop - s.start for s in shards)
-    cluster = default_cluster(args.cluster, total)
-    if cluster != args.cluster and not args.json:
-        say(f"{total:,} programs: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
-    campaign = Campaign("exhaustive", shards, work, total,
-                        {"command": "props", "properties": chosen, "profile": args.profile, "bound": bound,
-                         "space": space_fields(space), "shapes": shapes,
-                         "shards": [s.key for s in shards] if bound is None else len(shards)},
-                        cluster=cluster, checkpoint=args.checkpoint, resume=args.resume, limit=limit,
-                        sample=sample_of(shards), warn=campaign_warn, wait=args.cluster_wait,
-                        unit=unit + "s", max_estimate=None if args.max_campaign else MAX_ESTIMATE)
+    options = campaign_options(args, True, CAMPAIGNS)
+    if args.index is not None and args.exhaustive is not None and args.index[0] > args.exhaustive:
+        raise UsageError(f"--index {args.index[0]}:{args.index[1]} is past --exhaustive {args.exhaustive}")
+    request = ExhaustiveRequest(tuple(chosen), args.profile, args.exhaustive if args.index is None else None,
+                                args.index, args.order, args.concrete)
     with quiet(args.json):
-        results = campaign.run()
-    merged = merge((results[s.key] for s in shards), chosen)
-    first = merged["failures"][0] if merged["failures"] else None
-    replay = first and f"goi props {first['property']} --profile {args.profile} --index {first['size']}:{first['index']}"
-    status = {n: ("failed" if any(f["property"] == n for f in merged["failures"]) else
-                  "budget" if merged["undecided"][n] else "held") for n in chosen}
-    props = registry()
-    covering = {n: covers(props[n], shapes) for n in chosen}
-    over_constants = _programs_over_constants(concrete, bound) if shapes and bound is not None else None
+        outcome = run_campaign("goi.properties:exhaustive", request, options,
+                               warn=campaign_warn)
+    m = outcome.merged
+    unit = "shape" if m["shapes"] else "program"
     if args.json:
         write_json({"schema": schema("props"), "status": "done", "profile": args.profile, "seed": None, "examples": None,
                     "properties": {}, "not_run": [], "coverage": None,
-                    "exhaustive": {"bound": bound, "index": list(args.index) if args.index else None,
-                                   "shapes": shapes, "space": space.describe(shapes), "covers": covering,
-                                   "programs_over_constants": over_constants,
-                                   "programs": merged["programs"], "of": total, "status": status,
-                                   "held": merged["held"], "undecided": merged["undecided"],
-                                   "failures": merged["failures"], "first": first, "replay": replay,
-                                   "cluster": cluster, "shards": len(shards),
-                                   "cpu_seconds": campaign.cpu.to_json()}})
+                    "exhaustive": {"bound": m["bound"], "index": list(args.index) if args.index else None,
+                                   **{k: m[k] for k in ("shapes", "space", "covers", "programs_over_constants",
+                                                        "programs", "of", "status", "held", "undecided",
+                                                        "failures", "first", "replay")},
+                                   "cluster": outcome.cluster, "shards": len(outcome.plan.shards),
+                                   "cpu_seconds": outcome.cpu.to_json()}})
     else:
-        what = (f"all {merged['programs']:,} {unit}s of size ≤ {bound}" if bound is not None
+        what = (f"all {m['programs']:,} {unit}s of size ≤ {m['bound']}" if m["bound"] is not None
                 else f"{unit} {args.index[0]}:{args.index[1]}")
-        _say_exhaustive(merged, what, space.describe(shapes), bound, over_constants,
-                        {n: f"{n:<14} {status[n]:<7} on {what}" + (f", for {covering[n]}" if shapes else "") for n in chosen},
-                        replay)
-    return exitcodes.STUCK if first is not None else exitcodes.BUDGET if any(merged["undecided"].values()) else exitcodes.OK
+        _say_exhaustive(m, what, {n: f"{n:<14} {m['status'][n]:<7} on {what}" + (f", for {m['covers'][n]}" if m["shapes"] else "")
+                                  for n in chosen})
+    if m["first"] is not None:
+        return exitcodes.STUCK
+    return exitcodes.BUDGET if any(m["undecided"].values()) else exitcodes.OK
 
 
-def _say_exhaustive(merged: dict, what: str, space: str, bound, over_constants, lines: dict, replay) -> None:
+def _say_exhaustive(merged: dict, what: str, lines: dict) -> None:
     """An exhaustive run's summary: the space, each property's verdict line (`lines`), the
     first counterexample and its replay."""
-    say(f"space: {space}")
-    if over_constants is not None:
-        say(f"  ({merged['programs']:,} shapes of size ≤ {bound} stand for the {over_constants:,} programs over the "
-            f"constants of --concrete, and for every other choice of constants)")
+    say(f"space: {merged['space']}")
+    if merged["programs_over_constants"] is not None:
+        say(f"  ({merged['programs']:,} shapes of size ≤ {merged['bound']} stand for the "
+            f"{merged['programs_over_constants']:,} programs over the constants of --concrete, and for every other "
+            "choice of constants)")
     for n, line in lines.items():
         if merged["undecided"][n]:
             line += f" ({merged['undecided'][n]} stopped by a budget: not decided)"
         say(line)
-    first = merged["failures"][0] if merged["failures"] else None
+    first = merged["first"]
     if first is not None:
         say(f"first counterexample (size {first['size']}, index {first['index']}): [{first['property']}] {first['message']}")
         say(f"  program: {first['program']}")
-        say(f"  replay:  {replay}")
-
-
-def _programs_over_constants(space, bound: int):
-    """How many programs over the space's fixed constants the shapes of size ≤ bound stand
-    for (None if they cannot be counted)."""
-    from ...generators.enumerate import Enumeration, TooLarge
-
-    try:
-        return Enumeration(space).count_upto(bound)
-    except TooLarge:
-        return None
+        say(f"  replay:  {merged['replay']}")
 
 
 COMMAND = command("props", order=40, help="check the paper's theorems on generated programs (Hypothesis)",

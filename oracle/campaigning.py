@@ -5,10 +5,13 @@ divided into seeded shards — the campaign kinds `goi.oracle:exhaustive` and
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
-from goi.campaigns.kinds import Options, Plan, declare
+from goi.campaigns.kinds import Options, Plan, declare, run
+from goi.campaigns.runner import (check_division, exhaustive_counts, exhaustive_shards, sample_of, seed_shards,
+                                  space_fields)
 
 from .cases import Case, OracleConfig, Report, Shrunk
 from .classification import AGREE, BEYOND, CLASSES, FAILURES
@@ -33,8 +36,6 @@ class Campaigning:
     def campaign(self, report: Report) -> None:
         """This run as the campaign its configuration asks for (`--exhaustive N`, or `--shards K`),
         its findings in `report`."""
-        from goi.campaigns.kinds import run
-
         c = self.config
         if c.printer is not None:
             raise ValueError("a campaign prints with goi's notations (not --printer)")
@@ -75,7 +76,6 @@ class ExhaustiveOracle:
     """Every program of size ≤ N, each bucket's first in size-and-index order its smallest: no shrinking is needed."""
 
     def plan(self, request: OracleRun, options) -> Plan:
-        from goi.campaigns.runner import exhaustive_counts, exhaustive_shards, sample_of, space_fields
         from goi.generators.enumerate import Enumeration
 
         oracle, c = request.oracle, request.oracle.config
@@ -107,10 +107,6 @@ class DividedSurvey:
     """The survey divided into shards, a seed each; each bucket's first program (lowest seed, then first drawn) reduced once, here."""
 
     def plan(self, request: OracleRun, options) -> Plan:
-        import math
-
-        from goi.campaigns.runner import check_division, seed_shards
-
         oracle, c = request.oracle, request.oracle.config
         count = c.shards or 1
         check_division(count, "--shards", most=c.max_programs, of=f"the {c.max_programs:,} programs to share")

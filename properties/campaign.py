@@ -8,14 +8,16 @@ the two campaign kinds that plan them and merge their results (`goi.properties:e
 from __future__ import annotations
 
 import inspect
+import math
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Iterable, Optional
 
 from goi.campaigns.checkpoint import counts_of, list_of_objects, need, programs_of_range, whole
 from goi.campaigns.kinds import Plan
 from goi.campaigns.kinds import declare as declare_kind
-from goi.campaigns.runner import Shard, seed_shards, space_fields
+from goi.campaigns.runner import (Shard, check_division, exhaustive_counts, exhaustive_shards, index_shard, sample_of,
+                                  seed_shards, space_fields)
 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
@@ -211,9 +213,6 @@ class ExhaustiveProperties:
     """Every property that takes a program, on every shape (or program) of size ≤ N, or on one by index."""
 
     def plan(self, request: ExhaustiveRequest, options) -> Plan:
-        import dataclasses
-
-        from goi.campaigns.runner import exhaustive_counts, exhaustive_shards, index_shard, sample_of
         from goi.generators.enumerate import Enumeration, Space
         from goi.generators.shapes import shape_space
 
@@ -227,7 +226,7 @@ class ExhaustiveProperties:
         else:
             shards = exhaustive_shards(exhaustive_counts(enumeration, request.bound, options.limit))
         bound = request.bound if request.index is None else None
-        return Plan(shards, PropsWork(request.names, request.profile, dataclasses.asdict(space), shapes),
+        return Plan(shards, PropsWork(request.names, request.profile, asdict(space), shapes),
                     sum(s.stop - s.start for s in shards),
                     {"command": "props", "properties": list(request.names), "profile": request.profile,
                      "bound": bound, "space": space_fields(space), "shapes": shapes,
@@ -282,10 +281,6 @@ class RandomProperties:
     """The random suite divided into seeded shards; each distinct failure shrunk once, from the lowest seed that found it."""
 
     def plan(self, request: RandomRequest, options) -> Plan:
-        import math
-
-        from goi.campaigns.runner import check_division
-
         count, total = request.shards, request.examples
         check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
         per_shard = max(1, math.ceil(total / count))

@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 
 from goi.campaigns.checkpoint import need, whole
 from goi.campaigns.kinds import Plan, declare
-from goi.campaigns.runner import Shard
+from goi.campaigns.runner import Shard, check_division
 
 
 # ---- exhaustive conjectures: a shard per law ------------------------------------------------
@@ -75,8 +75,6 @@ class ExhaustiveLaws:
     """Each law of the catalogue on every instance up to size N, in every context up to size M; a row per law."""
 
     def plan(self, request: LawsRequest, options) -> Plan:
-        from goi.campaigns.runner import check_division
-
         from .conjectures import BUDGETS
 
         budget = BUDGETS.get(request.profile, BUDGETS["dev"])

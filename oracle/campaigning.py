@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from goi.campaigns.kinds import Options, Plan, declare, run
-from goi.campaigns.runner import (check_division, exhaustive_counts, exhaustive_shards, sample_of, seed_shards,
+from goi.campaigns.runner import (check_division, exhaustive_counts, exhaustive_shards, seed_shards,
                                   space_fields)
 
 from .cases import Case, OracleConfig, Report, Shrunk
@@ -86,7 +86,7 @@ class ExhaustiveOracle:
         return Plan(shards, work, sum(s.stop - s.start for s in shards),
                     {"command": "oracle", "implementation": c.command, "notation": c.notation,
                      "fragments": sorted(c.all_fragments), "bound": c.exhaustive, "space": space_fields(space)},
-                    sample=sample_of(shards), large=True)
+                    timed=True, large=True)
 
     def merge(self, request: OracleRun, plan: Plan, results: list) -> Report:
         oracle, report = request.oracle, request.report

@@ -16,7 +16,7 @@ from typing import Iterable, Optional
 from goi.campaigns.checkpoint import counts_of, list_of_objects, need, programs_of_range, whole
 from goi.campaigns.kinds import Plan
 from goi.campaigns.kinds import declare as declare_kind
-from goi.campaigns.runner import (Shard, check_division, exhaustive_counts, exhaustive_shards, index_shard, sample_of,
+from goi.campaigns.runner import (Shard, check_division, exhaustive_counts, exhaustive_shards, index_shard,
                                   seed_shards, space_fields)
 
 
@@ -231,7 +231,7 @@ class ExhaustiveProperties:
                     {"command": "props", "properties": list(request.names), "profile": request.profile,
                      "bound": bound, "space": space_fields(space), "shapes": shapes,
                      "shards": [s.key for s in shards] if bound is None else len(shards)},
-                    sample=sample_of(shards), unit=unit + "s", large=True,
+                    timed=True, unit=unit + "s", large=True,
                     notes={"space": space, "concrete": concrete, "shapes": shapes, "bound": bound})
 
     def merge(self, request: ExhaustiveRequest, plan: Plan, results: list) -> dict:

@@ -26,7 +26,7 @@ from typing import Callable, Optional, Union
 from .cpu import CpuSeconds
 from .faults import CampaignFault
 from . import runner
-from .runner import CLUSTER_WAIT, Campaign, Shard, default_cluster
+from .runner import CLUSTER_WAIT, Campaign, default_cluster
 
 
 class CampaignUsage(CampaignFault):
@@ -73,16 +73,16 @@ class Options:
 @dataclass
 class Plan:
     """What a kind's `plan` gives: the shards and their work, how many programs (or whatever
-    `unit` names) they hold, the checkpoint's description of the campaign, and optionally the
-    few programs an estimate is timed on. `large` plans run on a LocalCluster when no cluster
+    `unit` names) they hold, the checkpoint's description of the campaign. A `timed` plan is
+    estimated before it runs, on a few of its largest programs (runner.sample_of). `large` plans run on a LocalCluster when no cluster
     is chosen (runner.default_cluster); `notes` is for the kind's merge (what it planned with)."""
 
     shards: list
     work: Callable
     programs: int
     description: dict
-    sample: Optional[Shard] = None
     unit: str = "programs"
+    timed: bool = False
     large: bool = False
     notes: dict = field(default_factory=dict)
 
@@ -159,7 +159,8 @@ def run(which, request, options: Options = Options(), *, warn: Optional[Callable
     if cluster != options.cluster:
         warn(f"{plan.programs:,} {plan.unit}: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
     campaign = Campaign(chosen.label, plan.shards, plan.work, plan.programs, plan.description, cluster=cluster,
-                        checkpoint=options.checkpoint, resume=options.resume, limit=options.limit, sample=plan.sample,
+                        checkpoint=options.checkpoint, resume=options.resume, limit=options.limit,
+                        sample=runner.sample_of(plan.shards) if plan.timed else None,
                         warn=warn, wait=options.wait, unit=plan.unit, max_estimate=options.estimate_limit)
     if progress is None and not chosen.progress:
         progress = lambda *_: None  # noqa: E731

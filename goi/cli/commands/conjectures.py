@@ -44,7 +44,7 @@ def run(args, _source, out) -> int:
     for option in ("context_size", "parts"):
         if getattr(args, option) is not None and args.exhaustive is None:
             raise UsageError(f"--{option.replace('_', '-')} is for --exhaustive runs")
-    campaign_options(args, args.exhaustive is not None, "--exhaustive")
+    options = campaign_options(args, args.exhaustive is not None, "--exhaustive")
     exhaustive = None
     if args.exhaustive is not None:
         exhaustive = {"bound": args.exhaustive, "context_size": args.context_size or 3}
@@ -55,7 +55,7 @@ def run(args, _source, out) -> int:
         say(conjectures.HEADER)
     with quiet(args.json):
         if exhaustive:
-            rows = exhaustive_rows(args, names, exhaustive, show)
+            rows = exhaustive_rows(args, names, exhaustive, options, show)
         else:
             rows = conjectures.sweep(names, args.profile, seed=args.seed, on_row=show)
     if args.json:
@@ -67,12 +67,11 @@ def run(args, _source, out) -> int:
     return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.OK
 
 
-def exhaustive_rows(args, names, exhaustive: dict, show) -> list:
+def exhaustive_rows(args, names, exhaustive: dict, options, show) -> list:
     """The campaign kind goi.laws:exhaustive (goi/laws/campaign.py); the rows in the catalogue's order."""
     from ...campaigns.kinds import run as run_campaign
     from ...laws.campaign import LawsRequest
 
-    options = campaign_options(args, True, "--exhaustive")
     request = LawsRequest(tuple(names), exhaustive["bound"], exhaustive["context_size"], args.profile, args.parts)
     rows = run_campaign("goi.laws:exhaustive", request, options, warn=campaign_warn).merged
     for row in rows:

@@ -74,8 +74,9 @@ class Options:
 class Plan:
     """What a kind's `plan` gives: the shards and their work, how many programs (or whatever
     `unit` names) they hold, the checkpoint's description of the campaign. A `timed` plan is
-    estimated before it runs, on a few of its largest programs (runner.sample_of). `large` plans run on a LocalCluster when no cluster
-    is chosen (runner.default_cluster); `notes` is for the kind's merge (what it planned with)."""
+    estimated before it runs, on a few of its largest programs (runner.sample_of); a `large`
+    one runs on a LocalCluster when no cluster is chosen (runner.default_cluster); `notes` is
+    for the kind's merge (what it planned with)."""
 
     shards: list
     work: Callable

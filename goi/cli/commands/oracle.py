@@ -145,7 +145,7 @@ def run(args, _source, out) -> int:
 
 def _config(args, command: list, reading):
     """The run's OracleConfig from the options (the arithmetic's options checked together)."""
-    from ...campaigns.runner import MAX_ESTIMATE, MAX_PROGRAMS
+    from ...campaigns.kinds import Options
     from ...oracle.known import Known, read_known
     from ...oracle.survey import OracleConfig
 
@@ -153,6 +153,7 @@ def _config(args, command: list, reading):
     _check_arithmetic(args)
     programs, depth = BUDGETS[args.profile]
     chosen = frozenset().union(*(args.fragment or [frozenset()]))
+    bounds = Options.bounded(args.max_campaign)  # --max-campaign read as every campaign reads it
     return OracleConfig(
         command=command, notation=args.notation, fragments=chosen, tolerance=args.tolerance, timeout=args.timeout,
         memory_mb=args.memory_mb, division=args.division, ill_typed=args.ill_typed,
@@ -161,8 +162,8 @@ def _config(args, command: list, reading):
         shrink_calls=args.shrink_calls, shrink_seconds=args.shrink_seconds, corpus=not args.no_corpus,
         parenthesize=args.parenthesize, printer=args.printer, exhaustive=args.exhaustive, cluster=args.cluster,
         shards=args.shards if args.shards is not None or args.cluster is None or args.exhaustive is not None else 8,
-        checkpoint=args.checkpoint, resume=args.resume, max_campaign=args.max_campaign or MAX_PROGRAMS,
-        max_estimate=None if args.max_campaign is not None else MAX_ESTIMATE,
+        checkpoint=args.checkpoint, resume=args.resume, max_campaign=bounds.limit,
+        max_estimate=bounds.estimate_limit,
         cluster_wait=args.cluster_wait, known=known, arithmetic=args.arithmetic.spec, ulps=args.ulps,
         integer_division=args.integer_division, max_nodes=args.max_nodes, reading=reading,
         database=None if args.no_database else os.path.join(".hypothesis", "oracle"),

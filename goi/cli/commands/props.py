@@ -177,8 +177,7 @@ def exhaustive(args, names) -> int:
     request = ExhaustiveRequest(tuple(chosen), args.profile, args.exhaustive if args.index is None else None,
                                 args.index, args.order, args.concrete)
     with quiet(args.json):
-        outcome = run_campaign("goi.properties:exhaustive", request, options,
-                               warn=campaign_warn)
+        outcome = run_campaign("goi.properties:exhaustive", request, options, warn=campaign_warn)
     m = outcome.merged
     unit = "shape" if m["shapes"] else "program"
     if args.json:

@@ -12,7 +12,8 @@ none applies — the result is then *1-minimal* for these steps:
   constant `{c}` likewise, `{0}` first), so that no constant of a 1-minimal program can be
   lowered so; and every constant of one value at once (`9 - 9 - 1` to `0 - 0 - 1`: a bug may
   need two constants equal, and lowering either alone loses it);
-- **inline**: replace `let x = v in u` by `u[v/x]` (v closed);
+- **inline**: replace `let x = v in u`, and the applied λ `(λx. u) v` it means, by `u[v/x]`
+  (v closed);
 - **annotations**: drop type annotations and decoupling names;
 - **rename**: give the binders short names, in binding order (`a`, `b`, … for terms, `p`, `q`,
   … for decoupled parameter vectors).
@@ -87,6 +88,8 @@ def steps(term: S.Term) -> Iterator[S.Term]:
             yield replace_at(term, path, constant)
         if isinstance(node, S.Let) and not S.free_variables(node.bound):
             yield replace_at(term, path, S.substitute(node.body, node.var, node.bound))
+        if isinstance(node, S.App) and isinstance(node.fun, S.Lam) and not S.free_variables(node.arg):
+            yield replace_at(term, path, S.substitute(node.fun.body, node.fun.var, node.arg))
     counts: dict = {}
     for node in S.walk(term):
         if isinstance(node, (S.Const, S.Prov)):

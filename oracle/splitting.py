@@ -54,6 +54,25 @@ def _used(term: S.Term) -> S.Term:
     return term
 
 
+def _needing_less(need: Optional[frozenset], listed: list) -> Optional[tuple[str, str]]:
+    """Whether a minimal program of a bucket is the defect of one listed before it in the
+    bucket (key, program, need, signature) because that one has all it needs and more: the
+    rule `covers` read the other way. Met in the other order, that one would not have been
+    listed (it may be this bug again), so listing this one as perhaps another bug would make
+    the answer depend on the order of the survey: `0 - 1 - 1` (a `-` read right-associative)
+    needs `-`, the bucket's `0 - 1 + 1` needs `-` and `+`. The earlier one may show a second
+    bug needing more; this one is listed still, so nothing it shows is hidden. (key, why), or
+    None."""
+    if need is None:
+        return None
+    mine = as_applied(need)
+    for key, _, theirs, _ in listed:
+        if theirs is not None and mine < as_applied(theirs):
+            return key, (f"it needs less than {key!r}, which has all it needs: met first, it would have had "
+                         f"{key!r} taken for its defect again")
+    return None
+
+
 def _same_answer(case: Case, before: Case) -> bool:
     """Two failures of one signature alike to the letter: a wrong value the same value where
     the same is expected (an error's message is its signature, node names folded)."""
@@ -85,7 +104,7 @@ class Splitting:
     """A shrunk bucket's other members: further minimal programs, and what each needs."""
 
     def _more_programs(self, report: Report, sig: str, cases: list, minimal: str,
-                       complete: bool = True) -> Optional[frozenset]:
+                       complete: bool = True, needs: Optional[dict] = None) -> Optional[frozenset]:
         """A signature says how a program fails, not why: a wrong value's is only the kind of the
         difference ("another value"), and a generic message (a TypeError) is one for many
         defects. So two bugs can share a bucket, and its shrunk first program shows one of them.
@@ -99,9 +118,13 @@ class Splitting:
         catch-all bucket its middle and its last member after them. At most MORE_MEMBERS
         reductions; each minimal program not yet shown, and not needing all that one shown
         needs (`covers`, read with a `let` as the applied λ it means: it may be that bug
-        again), is listed after the bucket as `SIGNATURE #k`. Only a 1-minimal program (`complete`) says what the bug needs: when the
-        shrink budget ran out first, the catch-all's middle and last members are all there is.
-        Returns what the first minimal program needs (None if not known)."""
+        again), is listed after the bucket as `SIGNATURE #k` — said to be the same defect as
+        one listed before it when that one has all it needs (`_needing_less`) or it is that
+        one's defect carried by other operators (`_same_by_operators`). Only a 1-minimal
+        program (`complete`) says what the bug needs: when the shrink budget ran out first,
+        the catch-all's middle and last members are all there is. Returns what the first
+        minimal program needs (None if not known); what each `#k` needs goes into `needs`
+        under its key."""
         if not complete and sig != CATCH_ALL:
             return None
         budget = [ABLATION_CALLS]
@@ -145,8 +168,11 @@ class Splitting:
             if need is not None and any(covers(n, need) for n in needed):
                 continue  # it needs all that a program already shown needs: it may be that defect again
             needed.append(need)
-            same = self._same_by_operators(reduced.text, need, sig, listed, member.klass, budget)
+            same = _needing_less(need, listed) or \
+                self._same_by_operators(reduced.text, need, sig, listed, member.klass, budget)
             key = f"{sig} #{len(shown)}"
+            if needs is not None:
+                needs[key] = need
             report.shrunk[key] = Shrunk(reduced, report.cases.index(cases[i]), len(cases), cases[i].seconds, seconds,
                                         calls, one_minimal, sig, cases[i], same_defect_as=same and same[0],
                                         same_because=same and same[1])

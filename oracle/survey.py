@@ -142,8 +142,8 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
             report.shrunk[sig] = Shrunk(case, found_after, len(cases), find_seconds, seconds, calls, complete, sig, first)
             kept.remember(sig, case.text)
             if case.klass in (WRONG_VALUE, IMPL_ERROR, REJECTS_VALID):
-                needs[sig] = self._more_programs(report, sig, cases, case.text, complete)
-        self.same_defects(report, order, needs)
+                needs[sig] = self._more_programs(report, sig, cases, case.text, complete, needs)
+        self.same_defects(report, needs)
         if "unmask" in self.config.search:  # the known buckets' members too: what they hide is new
             self.unmask(report, {sig: every[sig] for sig in order + [s for s in every if s not in buckets]}, needs)
         self.replay_kept(kept, report)
@@ -179,21 +179,24 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                 kept.forget(value)
             kept.remember(now, reduced.text)
 
-    def same_defects(self, report: Report, order: list, needs: dict) -> None:
+    def same_defects(self, report: Report, needs: dict) -> None:
         """A wrong value's signature is the kind of its difference, not its cause: one defect
         (a subtraction computed the wrong way round) gives the opposite sign on `0 - 1` and
         another value on `1 + (0 - 1)`. A wrong-value bucket (or another minimal program of
         one, `#k`) is listed as the same defect as an earlier bucket, and not counted as a
         defect of its own, when its minimal program
-        - needs the same constructs (Splitting._needs: what it cannot do without), or
-        - holds a closed scalar subprogram that fails by itself in that bucket: its wrong
-          value flows from that one, or
+        - needs the same constructs (Splitting._needs: what it cannot do without) as an
+          earlier bucket's, or
+        - (a `#k` of a bucket said to be another's defect) has all that that one's minimal
+          program needs: within that bucket it would not have been listed, or
+        - holds a closed scalar subprogram that fails by itself in that bucket and has what one
+          of its minimal programs needs: its wrong value flows from that one, or
         - (a bucket) is an earlier one's defect carried by other operators
           (Splitting._same_by_operators: written with the operators that one needs, it fails
           so still, and not by an operator alone).
+        `needs` holds what each shrunk entry needs, by its key (a bucket's signature, `#k`).
         Each costs at most SAME_DEFECT_CALLS calls of the implementation a bucket."""
         first: dict = {}
-        roots = [sig for sig in order if sig in report.shrunk]
         listed: list = []  # the buckets so far that are defects of their own: (key, program, need, signature)
         for key in list(report.shrunk):
             shrunk = report.shrunk[key]
@@ -205,8 +208,14 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                     shrunk.same_defect_as, shrunk.same_because = first[as_applied(need)], "it needs the same constructs"
                     continue
                 first[as_applied(need)] = key
-            earlier = {sig: needs.get(sig) for sig in roots
-                       if sig != shrunk.signature and report.shrunk[sig].same_defect_as is None}
+            elif need is not None and shrunk.same_defect_as is None:  # a #k listed as perhaps another bug
+                same = self._same_as_another_bucket(report, key, need, first, needs)
+                if same is not None:
+                    shrunk.same_defect_as, shrunk.same_because = same
+                    continue
+            earlier = {other: (s.signature, needs.get(other)) for other, s in report.shrunk.items()
+                       if s.signature != shrunk.signature and s.complete and s.case.klass == WRONG_VALUE
+                       and (other == s.signature) == (s.same_defect_as is None)}  # a defect's programs
             cause = self._failing_part(shrunk.case.text, earlier)
             if cause is not None:
                 shrunk.same_defect_as, shrunk.same_because = cause, "it holds a part that fails so by itself"
@@ -223,14 +232,36 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
                 seen.add(shrunk.same_defect_as)
                 shrunk.same_defect_as = report.shrunk[shrunk.same_defect_as].same_defect_as
 
-    def _failing_part(self, text: str, buckets: dict) -> Optional[str]:
-        """The bucket (of `buckets`: signature -> what its minimal program needs) in which a
-        closed scalar proper subprogram of `text` fails by itself, smallest subprograms first,
-        and whose minimal program's needs the subprogram has: a signature is the kind of a
-        wrong value, which two defects can share (`0 - 1 + 1` read as `0 - (1 + 1)` gives
-        another value, as a function's parameters swapped do), so a part failing in the bucket
-        of another defect is not that defect. None if none does (within SAME_DEFECT_CALLS
-        calls), or the bucket's needs are not known."""
+    def _same_as_another_bucket(self, report: Report, key: str, need: frozenset, first: dict,
+                                needs: dict) -> Optional[tuple[str, str]]:
+        """Whether a `#k` (`key`, needing `need`) listed as perhaps another bug of its bucket is
+        the defect of another bucket: it needs what that bucket's minimal program needs, or its
+        own bucket is said to be that bucket's defect and it has all that one needs (as a
+        member of that bucket, it would have been taken for its defect again: `1 - 1 - 1`, the
+        opposite sign, beside `0 - 1 - 1`, another value, of one `-` read right-associative).
+        (that bucket, why), or None."""
+        signature = report.shrunk[key].signature
+        other = first.get(as_applied(need))
+        if other is not None and other != signature:
+            return other, "it needs the same constructs"
+        carrier, seen = report.shrunk[signature].same_defect_as if signature in report.shrunk else None, set()
+        while carrier is not None and report.shrunk[carrier].same_defect_as is not None and carrier not in seen:
+            seen.add(carrier)
+            carrier = report.shrunk[carrier].same_defect_as
+        if carrier is not None and covers(needs.get(carrier), need):
+            return carrier, f"its bucket is {carrier!r}'s defect, and it has all that {carrier!r} needs"
+        return None
+
+    def _failing_part(self, text: str, shown: dict) -> Optional[str]:
+        """The entry (of `shown`: key -> its signature and what its minimal program needs) in
+        whose signature a closed scalar proper subprogram of `text` fails by itself, smallest
+        subprograms first, and whose minimal program's needs the subprogram has: a signature
+        is the kind of a wrong value, which two defects can share (`0 - 1 + 1` read as
+        `0 - (1 + 1)` gives another value, as a function's parameters swapped do), so a part
+        failing in the bucket of another defect is not that defect. Every minimal program
+        shown counts, a bucket's and its `#k`: a part `0 - 7 - (0 - 2)` has what `0 - 1 - 1`
+        needs, not what `0 - 1 + 1` does. None if none does (within SAME_DEFECT_CALLS calls),
+        or the needs are not known."""
         from goi.semantics.types import F
 
         try:
@@ -246,9 +277,12 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
             if part not in self.cache and budget[0] <= 0:
                 return None
             case = self.classify_within(part, budget)
-            if case is not None and case.klass == WRONG_VALUE and case.signature in buckets \
-                    and covers(buckets[case.signature], self._features(part) or frozenset()):
-                return case.signature
+            if case is None or case.klass != WRONG_VALUE:
+                continue
+            have = self._features(part) or frozenset()
+            for key, (signature, need) in shown.items():
+                if signature == case.signature and covers(need, have):
+                    return key
         return None
 
     # ---- known bugs set aside (--known, oracle/known.py) ---------------------------------------

@@ -480,7 +480,7 @@ def test_two_kinds_of_wrong_value_of_one_defect_carried_by_other_operators_are_o
         report.cases.extend(cases)
         for i, c in enumerate(cases):
             report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
-        oracle.same_defects(report, sigs, needs)
+        oracle.same_defects(report, needs)
     finally:
         oracle.close()
     assert report.shrunk[sigs[0]].same_defect_as is None
@@ -513,7 +513,7 @@ def test_a_part_failing_in_a_bucket_is_that_bucket_s_defect_only_if_it_has_what_
             for i, c in enumerate((first, undefined)):
                 report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
             needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in (first, undefined)}
-            oracle.same_defects(report, [CATCH_ALL, undefined.signature], needs)
+            oracle.same_defects(report, needs)
             merged[root] = report.shrunk[undefined.signature].same_defect_as, report.defects
     finally:
         oracle.close()

@@ -521,6 +521,103 @@ def test_a_part_failing_in_a_bucket_is_that_bucket_s_defect_only_if_it_has_what_
     assert merged["0 * 0"] == (None, [CATCH_ALL, undefined.signature])
 
 
+def _right_associative() -> Oracle:
+    """tests/oracle_mocks/right_associative.py: `a - b + c` read as `a - (b + c)`, `a - b - c`
+    as `a - (b - c)` (the zoo's intml)."""
+    return Oracle(OracleConfig(command=mock("right_associative", "--lines"), protocol="lines", database=None,
+                               corpus=False, shrink_calls=1000))
+
+
+@pytest.mark.parametrize("first", ["0 - 1 + 1", "0 - 1 - 1"])
+def test_what_a_bucket_lists_does_not_depend_on_which_program_came_first(first):
+    """Issue 51 (intml, seeds 1, 3 and 4): `0 - 1 + 1` (-2 for 0) and `0 - 1 - 1` (0 for -2)
+    are one defect of one bucket, another value. The second needs `-` only, the first `-`
+    and `+`. Met with `0 - 1 - 1` first, the other has all it needs and is not listed (it
+    may be that bug again); met with `0 - 1 + 1` first, `0 - 1 - 1` was listed as perhaps
+    another bug. In either order, no program is listed as perhaps another bug."""
+    sig = "wrong-value: another value"
+    texts = [first, ({"0 - 1 + 1", "0 - 1 - 1"} - {first}).pop()]
+    oracle = _right_associative()
+    try:
+        cases = [oracle.classify(text) for text in texts]
+        assert [(c.signature, c.answer.value) for c in cases] == [
+            (sig, {"0 - 1 + 1": -2, "0 - 1 - 1": 0}[t]) for t in texts]
+        assert [oracle._needs(t, sig, WRONG_VALUE, [100]) for t in texts] == [
+            {"0 - 1 + 1": {"+", "-"}, "0 - 1 - 1": {"-"}}[t] for t in texts]
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        needs: dict = {}
+        needs[sig] = oracle._more_programs(report, sig, cases, first, needs=needs)
+    finally:
+        oracle.close()
+    if first == "0 - 1 + 1":
+        assert list(report.shrunk) == [sig + " #2"] and needs[sig + " #2"] == {"-"}
+        shrunk = report.shrunk[sig + " #2"]
+        assert shrunk.case.text == "0 - 1 - 1" and shrunk.same_defect_as == sig
+        assert shrunk.same_because.startswith(f"it needs less than {sig!r}, which has all it needs")
+    else:
+        assert report.shrunk == {}
+    assert [key for key, s in report.shrunk.items() if s.same_defect_as is None] == []
+
+
+def test_a_further_program_of_one_defect_in_another_bucket_is_said_to_be_that_defect():
+    """Issue 51 (intml, seeds 0 and 3): one defect gives another value on `0 - 1 - 1` and the
+    opposite sign on `1 - 1 + 1`, whose bucket is said to be the first's defect (carried by
+    other operators). That bucket's further minimal programs `1 - 1 - 1` (it needs what
+    `0 - 1 - 1` needs) and `(λb. b - b - 1) 1` (it has all that `0 - 1 - 1` needs, and more)
+    were listed as perhaps another bug: each is the first bucket's defect."""
+    from goi.oracle.cases import Shrunk
+
+    another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
+    keys = [another, opposite, opposite + " #2", opposite + " #3"]
+    texts = ["0 - 1 - 1", "1 - 1 + 1", "1 - 1 - 1", "(λb. b - b - 1) 1"]
+    oracle = _right_associative()
+    try:
+        cases = [oracle.classify(text) for text in texts]
+        assert [c.signature for c in cases] == [another, opposite, opposite, opposite]
+        needs = {key: oracle._needs(c.text, c.signature, c.klass, [100]) for key, c in zip(keys, cases)}
+        assert list(needs.values()) == [{"-"}, {"+", "-"}, {"-"}, {"app", "-"}], needs
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        for i, (key, c) in enumerate(zip(keys, cases)):
+            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
+        oracle.same_defects(report, needs)
+    finally:
+        oracle.close()
+    assert [report.shrunk[key].same_defect_as for key in keys] == [None, another, another, another]
+    assert report.shrunk[keys[2]].same_because == "it needs the same constructs"
+    assert report.shrunk[keys[3]].same_because == f"its bucket is {another!r}'s defect, and it has all that {another!r} needs"
+    assert report.defects == [another]
+
+
+def test_a_part_is_matched_against_every_minimal_program_of_a_defect():
+    """Issue 51 (intml, seed 3): the defect of `0 - 1 + 1` (another value, needing `-` and `+`)
+    has a further minimal program `0 - 1 - 1`, needing `-` only. A program of another bucket
+    (the opposite sign) whose part `0 - 2 - 1` fails so by itself has what the second needs, not what the first
+    does: its wrong value flows from that defect all the same."""
+    from goi.oracle.cases import Shrunk
+
+    another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
+    keys = [another, another + " #2", opposite]
+    texts = ["0 - 1 + 1", "0 - 1 - 1", "(0 - 2 - 1) * 4 + 8"]  # the last: 4 for -4
+    oracle = _right_associative()
+    try:
+        cases = [oracle.classify(text) for text in texts]
+        assert [(c.signature, c.answer.value) for c in cases] == [(another, -2), (another, 0), (opposite, 4)]
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        for i, (key, c) in enumerate(zip(keys, cases)):
+            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c, same_defect_as=
+                                        another if key == another + " #2" else None)
+        needs = dict(zip(keys, [frozenset({"+", "-"}), frozenset({"-"}), frozenset({"+", "-", "*"})]))
+        oracle.same_defects(report, needs)
+    finally:
+        oracle.close()
+    assert report.shrunk[opposite].same_defect_as == another
+    assert report.shrunk[opposite].same_because == "it holds a part that fails so by itself"
+    assert report.defects == [another]
+
+
 def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_bug_go():
     """Issue 51: a 1-minimal program keeps an unused binder where removing it would take away
     what the bug needs — here the third use of a shared value (`let c = b`), for a machine

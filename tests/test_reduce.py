@@ -1,6 +1,6 @@
 """The structural reducer's claim (goi.oracle.reduction): a result it calls minimal is
 1-minimal — no single step of any kind (a subterm for a term, `0` for a term, `{0}` for a
-provisional constant, a closed `let` inlined, the annotations dropped) gives a smaller
+provisional constant, a closed `let` or applied λ inlined, the annotations dropped) gives a smaller
 program that still fails. Checked by brute force, with the one-step neighbours enumerated
 here independently of the reducer's own `steps`, on failures that need provisional
 constants, lets, vector operations, decoupling values and a provisional constant inside a
@@ -48,6 +48,8 @@ def neighbours(t: S.Term) -> list:
         here.append(S.Prov(Fraction(0)))
     if isinstance(t, S.Let) and not S.free_variables(t.bound):
         here.append(S.substitute(t.body, t.var, t.bound))
+    if isinstance(t, S.App) and isinstance(t.fun, S.Lam) and not S.free_variables(t.arg):
+        here.append(S.substitute(t.fun.body, t.fun.var, t.arg))
     for name, c in zip(FIELDS.get(type(t), ()), S.subterms(t)):
         here += [dataclasses.replace(t, **{name: n}) for n in neighbours(c)]
     return here
@@ -143,3 +145,36 @@ def test_equal_constants_are_lowered_together():
     """Issue 51: "1-minimal" was claimed of `9 - 9 - 1`, whose bug needs its two constants equal:
     lowering either alone changes the failure, so both are lowered at once (`0 - 0 - 1`)."""
     assert check_one_minimal(parse("9 - 9 - 1"), _sign_flips_when_subtraction_is_right_associative) == "0 - 0 - 1"
+
+
+def _another_value_when_subtraction_is_right_associative(t: S.Term) -> bool:
+    """A failure written apart from goi: `a - b op c` read as `a - (b op c)` gives another value
+    (neither the right one nor its opposite), through λs applied to closed arguments."""
+    def value(t: S.Term, env: dict, right: bool) -> Fraction:
+        if isinstance(t, S.Const):
+            return t.value
+        if isinstance(t, S.Var):
+            return env[t.name]
+        if isinstance(t, S.App) and isinstance(t.fun, S.Lam):
+            return value(t.fun.body, {**env, t.fun.var: value(t.arg, env, right)}, right)
+        if not isinstance(t, S.BinOp) or t.op not in "+-":
+            raise ValueError("not a sum")
+        if right and isinstance(t.left, S.BinOp) and t.left.op == "-":
+            return value(t.left.left, env, right) - value(S.BinOp(t.op, t.left.right, t.right), env, right)
+        a, b = value(t.left, env, right), value(t.right, env, right)
+        return a - b if t.op == "-" else a + b
+
+    try:
+        good, bad = value(t, {}, False), value(t, {}, True)
+    except (ValueError, KeyError):
+        return False
+    return bad not in (good, -good)
+
+
+def test_an_applied_lambda_is_inlined_as_the_let_it_means():
+    """Issue 51 (intml, seed 4): `(λb. 0 - b + b) 1` was called 1-minimal — its two `b` must be
+    equal, so no constant step reaches `0 - 1 + 1`, and only a `let` was inlined — and said to
+    need an application, which the bug does not."""
+    fails = _another_value_when_subtraction_is_right_associative
+    assert fails(parse("(λb. 0 - b + b) 1")) and fails(parse("0 - 1 + 1"))
+    assert check_one_minimal(parse("(λb. 0 - b + b) 1"), fails) == "0 - 1 + 1"

@@ -26,8 +26,13 @@ from .classification import AGREE, ROUNDING, WRONG_VALUE
 
 def _features(term: S.Term) -> frozenset:
     """steering.features, and ANY_OPERATION for a program with any of ABLATED."""
-    have = features(term)
-    return have | {ANY_OPERATION} if have & set(ABLATED) else have
+    return _any_operation(features(term))
+
+
+def _any_operation(constructs: frozenset) -> frozenset:
+    """The constructs, and ANY_OPERATION if one of them is an operator (ABLATED): a program
+    needing `+` needs an operation."""
+    return constructs | {ANY_OPERATION} if constructs & set(ABLATED) else constructs
 
 
 def as_applied(need: frozenset) -> frozenset:
@@ -67,7 +72,7 @@ def _needing_less(need: Optional[frozenset], listed: list) -> Optional[tuple[str
         return None
     mine = as_applied(need)
     for key, _, theirs, _ in listed:
-        if theirs is not None and mine < as_applied(theirs):
+        if theirs is not None and mine < as_applied(_any_operation(theirs)):
             return key, (f"it needs less than {key!r}, which has all it needs: met first, it would have had "
                          f"{key!r} taken for its defect again")
     return None
@@ -82,13 +87,36 @@ def _same_answer(case: Case, before: Case) -> bool:
     return case.expected == before.expected and a is not None and b is not None and (a.kind, a.value) == (b.kind, b.value)
 
 
-def _with_operator(term: S.Term, op: str, other: str) -> S.Term:
-    """The term with every `op` written as `other`."""
+MASKS = {"+": ((0,), (0,)), "-": ((), (0,)), "*": ((0, 1), (0, 1)), "/": ((0,), (1,))}  # left and right
+# operands that make an operator's result hide the other operand: an identity (x + 0, x * 1, x / 1)
+# or an annihilator (0 * x, 0 / x)
+UNMASKED = {"+": 1, "-": 1, "*": 2, "/": 2}  # a constant that does neither
+
+
+def _with_operator(term: S.Term, op: str, other: str, unmasked: bool = False) -> S.Term:
+    """The term with every `op` written as `other`; `unmasked`: and each constant operand of
+    one so written that would hide the other operand (MASKS: an identity or an annihilator of
+    `other`) written as one that does not (UNMASKED). A minimal program's constants are
+    lowered toward 0 and 1, so `x * 0` written with `+` is `x + 0`, which is x, and `0 - x`
+    written with `*` is 0: the rewriting, not the implementation, would hide a difference."""
     for i, child in enumerate(S.subterms(term)):
-        term = S.with_child(term, i, _with_operator(child, op, other))
+        term = S.with_child(term, i, _with_operator(child, op, other, unmasked))
     if isinstance(term, S.BinOp) and term.op == op:
-        return S.BinOp(other, term.left, term.right)
+        left, right = term.left, term.right
+        if unmasked:
+            left, right = (S.Const(Fraction(UNMASKED[other])) if isinstance(t, S.Const) and t.value in masks else t
+                           for t, masks in zip((left, right), MASKS[other]))
+        return S.BinOp(other, left, right)
     return term
+
+
+def _written_with(term: S.Term, ops, other: str) -> list:
+    """The term with every operator of `ops` written as `other`: as it is, then unmasked
+    (`_with_operator`) if that differs."""
+    plain, unmasked = term, term
+    for op in ops:
+        plain, unmasked = _with_operator(plain, op, other), _with_operator(unmasked, op, other, unmasked=True)
+    return [plain] if unmasked == plain else [plain, unmasked]
 
 
 def closed_parts(term: S.Term) -> list:
@@ -224,19 +252,17 @@ class Splitting:
         if not sources:
             return False  # nothing to write otherwise: it tells nothing
         for target in targets:
-            changed = term
-            for op in sources:
-                changed = _with_operator(changed, op, target)
-            written = self.text_of(changed)
-            if written is None or written == text:
-                continue
-            if budget[0] <= 0:
-                return False
-            budget[0] -= 1
-            case = self.classify(written)
-            if case is not None and case.klass == klass and case.signature in sigs \
-                    and self._parts_agree(changed, into - set(ABLATED), budget):
-                return True
+            for changed in _written_with(term, sources, target):
+                written = self.text_of(changed)
+                if written is None or written == text:
+                    continue
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+                case = self.classify(written)
+                if case is not None and case.klass == klass and case.signature in sigs \
+                        and self._parts_agree(changed, into - set(ABLATED), budget):
+                    return True
         return False
 
     def _parts_agree(self, term: S.Term, structure: frozenset, budget: list) -> bool:
@@ -306,15 +332,10 @@ class Splitting:
         for op in [o for o in ABLATED if o in have]:
             tried = 0
             for other in [o for o in ABLATED if o != op and o in operators and o != "/"]:
-                changed = self.text_of(_with_operator(term, op, other))
-                if changed is None:
+                alike = self._fails_in_class([self.text_of(t) for t in _written_with(term, [op], other)], klass, budget)
+                if alike is None:
                     continue
-                if budget[0] <= 0:
-                    tried = 0
-                    break
-                budget[0] -= 1
-                case = self.classify(changed)
-                if case is None or case.klass != klass:
+                if not alike:
                     tried = 0
                     break
                 tried += 1
@@ -330,6 +351,22 @@ class Splitting:
                     spare.add("weakening")  # its unused binders used, it fails as it did: they were incidental
         operations = spare - {"weakening"}
         return have - spare if have - spare else frozenset({ANY_OPERATION}) if operations else have
+
+    def _fails_in_class(self, texts: list, klass: str, budget: list) -> Optional[bool]:
+        """Whether one of the programs (None: not written) fails in the class `klass`, each one
+        a call spent from `budget[0]` until one does; None if none is written, False once the
+        budget is spent."""
+        texts = [t for t in texts if t is not None]
+        if not texts:
+            return None
+        for text in texts:
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            case = self.classify(text)
+            if case is not None and case.klass == klass:
+                return True
+        return False
 
     def _uncovered(self, case: Case, sig: str, needed: list, budget: list) -> Optional[Case]:
         """The member itself if no minimal program shown is covered by its constructs; else

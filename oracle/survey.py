@@ -203,12 +203,11 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
             if shrunk.case.klass != WRONG_VALUE or not shrunk.complete:
                 continue
             need = needs.get(key)
-            if key == shrunk.signature and need is not None:
-                if as_applied(need) in first:  # a let is the applied λ it means
-                    shrunk.same_defect_as, shrunk.same_because = first[as_applied(need)], "it needs the same constructs"
-                    continue
-                first[as_applied(need)] = key
-            elif need is not None and shrunk.same_defect_as is None:  # a #k listed as perhaps another bug
+            root = key == shrunk.signature
+            if root and need is not None and as_applied(need) in first:  # a let is the applied λ it means
+                shrunk.same_defect_as, shrunk.same_because = first[as_applied(need)], "it needs the same constructs"
+                continue
+            if not root and need is not None and shrunk.same_defect_as is None:  # a #k listed as perhaps another bug
                 same = self._same_as_another_bucket(report, key, need, first, needs)
                 if same is not None:
                     shrunk.same_defect_as, shrunk.same_because = same
@@ -219,18 +218,22 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
             cause = self._failing_part(shrunk.case.text, earlier)
             if cause is not None:
                 shrunk.same_defect_as, shrunk.same_because = cause, "it holds a part that fails so by itself"
-            elif key == shrunk.signature and need is not None:
+            elif root and need is not None:
                 same = self._same_by_operators(shrunk.case.text, need, key, listed, WRONG_VALUE, [SAME_DEFECT_CALLS])
                 if same is not None:
                     shrunk.same_defect_as, shrunk.same_because = same
                 else:
                     listed.append((key, shrunk.case.text, need, key))
-        for shrunk in report.shrunk.values():  # a defect merged into one later merged: its root
-            seen = set()
+            if root and need is not None and shrunk.same_defect_as is None:
+                first[as_applied(need)] = key  # a defect of its own: what a later one needing the same is
+        for key, shrunk in report.shrunk.items():  # a defect merged into one later merged: its root
+            seen = {key}
             while shrunk.same_defect_as is not None and report.shrunk[shrunk.same_defect_as].same_defect_as is not None \
                     and shrunk.same_defect_as not in seen:
                 seen.add(shrunk.same_defect_as)
                 shrunk.same_defect_as = report.shrunk[shrunk.same_defect_as].same_defect_as
+            if shrunk.same_defect_as == key:  # a cycle back to itself: nothing else is its defect
+                shrunk.same_defect_as = shrunk.same_because = None
 
     def _same_as_another_bucket(self, report: Report, key: str, need: frozenset, first: dict,
                                 needs: dict) -> Optional[tuple[str, str]]:

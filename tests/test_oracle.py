@@ -618,6 +618,61 @@ def test_a_part_is_matched_against_every_minimal_program_of_a_defect():
     assert report.defects == [another]
 
 
+def test_two_buckets_of_one_defect_are_never_each_other_s_defect():
+    """Issue 51 (goi_mutant seed 1, once the reducer inlined an applied λ): a swapped
+    subtraction gives another value on `0 - 1 - 1` and the opposite sign on `0 - 1`, both
+    needing `-`. The first holds the second as a part that fails so by itself, and the
+    second needs what the first needs: each was said to be the other's defect, and the
+    report counted no defect at all. One is the defect; the other is the same defect."""
+    from goi.oracle.cases import Shrunk
+
+    another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
+    oracle = Oracle(OracleConfig(command=mock("swapped_subtraction", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        cases = [oracle.classify(text) for text in ("0 - 1 - 1", "0 - 1")]
+        assert [(c.signature, c.answer.value) for c in cases] == [(another, 0), (opposite, 1)]
+        needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in cases}
+        assert needs == {another: {"-"}, opposite: {"-"}}
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        for i, c in enumerate(cases):
+            report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
+        oracle.same_defects(report, needs)
+    finally:
+        oracle.close()
+    assert report.defects == [opposite]
+    assert report.shrunk[another].same_defect_as == opposite
+    assert report.shrunk[another].same_because == "it holds a part that fails so by itself"
+
+
+def test_an_operator_written_as_another_hides_nothing_by_its_constants():
+    """Issue 51 (the zoo's stack-wrap, whose minimal programs end in `… * 0`, `… - 1` or
+    `… + 1`): a machine that drops the outermost operation answers 1 for `1 * 0`. Written
+    with `+` or `-`, that is `1 + 0` or `1 - 0`, which are 1: the rewriting made the operand
+    an identity, and `*` looked needed, so each operator's program was listed as perhaps
+    another bug. Each operand that the new operator would ignore or that would annihilate
+    the other (0 for `+` and `-`, 0 and 1 for `*`) is tried as one that does neither too:
+    `1 + 1` and `1 - 1` fail alike, and the bug needs an operation, any."""
+    from goi.oracle.splitting import _with_operator
+
+    assert _with_operator(parse("0 - 1 * 0"), "*", "+", unmasked=True) == parse("0 - (1 + 1)")
+    assert _with_operator(parse("0 - 1 * 0"), "*", "+") == parse("0 - (1 + 0)")
+    assert _with_operator(parse("0 - 1"), "-", "*", unmasked=True) == parse("2 * 2")
+    assert _with_operator(parse("0 - 1"), "-", "+", unmasked=True) == parse("1 + 1")
+    assert _with_operator(parse("1 * 0"), "*", "-", unmasked=True) == parse("1 - 1")
+    sig = "wrong-value: another value"
+    oracle = Oracle(OracleConfig(command=mock("outer_dropped", "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        case = oracle.classify("1 * 0")
+        assert (case.signature, case.answer.value) == (sig, 1)
+        assert [oracle.classify(t).klass for t in ("1 + 0", "1 - 0", "1 + 1", "1 - 1")] == [AGREE, AGREE] + [WRONG_VALUE] * 2
+        assert oracle._needs("1 * 0", sig, WRONG_VALUE, [100]) == {"operation"}
+    finally:
+        oracle.close()
+
+
 def test_a_minimal_program_needs_an_unused_binder_only_when_using_it_makes_the_bug_go():
     """Issue 51: a 1-minimal program keeps an unused binder where removing it would take away
     what the bug needs — here the third use of a shared value (`let c = b`), for a machine

@@ -237,6 +237,24 @@ def test_goi_conjectures_exhaustive_tries_every_instance_smallest_first(capsys, 
     assert parted["let-floating"]["counterexample"]["left"] == floating["counterexample"]["left"]  # the smallest of all
 
 
+def test_a_law_with_no_instance_up_to_the_bound_is_untested_not_a_surprise(capsys):
+    """let-floating, expected to fail, has no instance of size 2: it was reported as a law
+    that did not meet its expected status (exit 1: a surprise, from a law never tried). It is
+    untested — neither survived nor refuted — and the run, which tested less than asked, does
+    not exit 0 either."""
+    argv = ["conjectures", "let-floating", "plus-commutes", "--exhaustive", "2", "--context-size", "1"]
+    assert main(argv + ["--json"]) == exitcodes.SHORT
+    rows = {r["law"]: r for r in json.loads(capsys.readouterr().out)["laws"]}
+    assert rows["let-floating"]["instances"] == 0
+    assert (rows["let-floating"]["verdict"], rows["let-floating"]["surprising"]) == ("untested", False)
+    assert (rows["plus-commutes"]["verdict"], rows["plus-commutes"]["instances"]) == ("survived", 25)
+    assert main(argv) == exitcodes.SHORT
+    out = capsys.readouterr().out
+    assert "1 law(s) not tested, no instance decided up to size 2: let-floating" in out
+    assert "did not meet" not in out
+    assert main(["conjectures", "plus-commutes", "--exhaustive", "2", "--context-size", "1"]) == exitcodes.OK
+
+
 def test_a_random_campaign_finds_one_bug_from_several_seeds_and_shrinks_it_once(capsys, monkeypatch):
     """A seeded rule mistake (rw.op.fold leaves the left operand's constant: wrong once an
     operation is evaluated again): the agreement property fails from several of the shards'
@@ -313,11 +331,12 @@ def test_conjectures_exhaustive_tries_each_instance_in_every_context_up_to_the_c
     from goi.laws.conjectures import LAWS
     from goi.laws.exhaustive import contexts, instances
 
-    assert main(["conjectures", "eta-value", "--exhaustive", "2", "--context-size", str(size), "--json"]) == exitcodes.OK
+    code = main(["conjectures", "eta-value", "--exhaustive", "2", "--context-size", str(size), "--json"])
     row = json.loads(capsys.readouterr().out)["laws"][0]
     law, enum = LAWS["eta-value"], Enumeration()
     expected = len(list(instances(law, enum, 2))) * len(list(contexts(enum, law.type, size)))
     assert row["instances"] == expected and (size < 3 or expected > 0)
+    assert (code, row["verdict"]) == ((exitcodes.OK, "survived") if expected else (exitcodes.SHORT, "untested"))
 
 
 def test_a_campaign_never_takes_a_result_the_client_already_holds_for_its_shard():

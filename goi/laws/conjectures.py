@@ -34,7 +34,7 @@ from goi.equivalence import EQUIVALENT, NOT_COMPARABLE, NOT_EQUIVALENT, UNKNOWN
 from .term_equivalence import show_context
 
 HOLDS, FAILS, OPEN = "holds", "fails", "open"
-REFUTED, SURVIVED = "refuted", "survived"
+REFUTED, SURVIVED, UNTESTED = "refuted", "survived", "untested"  # untested: no instance was decided
 
 
 # ---- term surgery for instances ------------------------------------------------------------
@@ -239,12 +239,23 @@ class Row:
     paper: str = ""
 
     @property
+    def untested(self) -> bool:
+        """No instance was decided (none drawn, or an exhaustive bound below the law's smallest
+        instance): the law neither survived nor was refuted."""
+        return self.instances == 0 and self.verdict != REFUTED
+
+    @property
+    def shown_verdict(self) -> str:
+        return UNTESTED if self.untested else self.verdict
+
+    @property
     def surprising(self) -> bool:
-        return (self.expected == HOLDS and self.verdict == REFUTED) or (self.expected == FAILS and self.verdict != REFUTED)
+        return (self.expected == HOLDS and self.verdict == REFUTED) or \
+            (self.expected == FAILS and self.verdict != REFUTED and not self.untested)
 
     def to_json(self) -> dict:
         return {
-            "law": self.law, "statement": self.statement, "expected": self.expected, "verdict": self.verdict,
+            "law": self.law, "statement": self.statement, "expected": self.expected, "verdict": self.shown_verdict,
             "surprising": self.surprising, "instances": self.instances, "proven": self.proven, "unknown": self.unknown,
             "skipped": self.skipped, "counterexample": self.counterexample, "seconds": round(self.seconds, 3),
             "paper": self.paper,
@@ -262,7 +273,7 @@ def format_row(r: Row) -> str:
         example = f"{c['left']}  vs  {c['right']}" + (f"  in  {c['context']}" if c.get("context") else "")
         example += f"  ({c['verdict']}" + (f", q⃗ = ({', '.join(c['witness'])})" if c.get("witness") else "") + ")"
     flag = " !" if r.surprising else ""
-    return (f"{r.law:<{LAW_WIDTH}} {r.expected:<8} {r.verdict + flag:<9} {r.instances:>6} {r.proven:>6} {r.unknown:>7} "
+    return (f"{r.law:<{LAW_WIDTH}} {r.expected:<8} {r.shown_verdict + flag:<9} {r.instances:>6} {r.proven:>6} {r.unknown:>7} "
             f"{r.seconds:6.1f}s  {example}")
 
 

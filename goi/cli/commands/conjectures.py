@@ -61,10 +61,13 @@ def run(args, _source, out) -> int:
     if args.json:
         write_json({"schema": schema("conjectures"), "profile": args.profile, "seed": args.seed,
                     "laws": [r.to_json() for r in rows], "exhaustive": exhaustive})
-    surprises = [r for r in rows if r.surprising]
+    surprises, untested = [r for r in rows if r.surprising], [r for r in rows if r.untested]
     if not args.json and surprises:
         say(f"{len(surprises)} law(s) did not meet their expected status: {', '.join(r.law for r in surprises)}")
-    return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.OK
+    if not args.json and untested:
+        say(f"{len(untested)} law(s) not tested, no instance decided"
+            + (f" up to size {exhaustive['bound']}" if exhaustive else "") + f": {', '.join(r.law for r in untested)}")
+    return exitcodes.NOT_EQUIVALENT if surprises else exitcodes.SHORT if untested else exitcodes.OK
 
 
 def exhaustive_rows(args, names, exhaustive: dict, options, show) -> list:

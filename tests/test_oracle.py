@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -460,29 +461,41 @@ def test_a_program_of_another_bug_is_never_said_to_be_the_same_defect_by_rewriti
     assert same is None
 
 
+def _judged(name: str, texts: list, keys: Optional[list] = None, needs: Optional[list] = None, merged: dict = {}):
+    """The programs classified by mock `name`, each a shrunk entry of one report under its key
+    (default: its signature) needing what `_needs` says (or `needs`, given), said to be the
+    same defect as `merged[key]` where given (as a bucket's split says of its `#k`), and the
+    report's same defects judged (Oracle.same_defects): (cases, needs by key, report)."""
+    from goi.oracle.cases import Shrunk
+
+    oracle = Oracle(OracleConfig(command=mock(name, "--lines"), protocol="lines", database=None,
+                                 corpus=False, shrink_calls=1000))
+    try:
+        cases = [oracle.classify(text) for text in texts]
+        keys = keys or [c.signature for c in cases]
+        needed = dict(zip(keys, needs or [oracle._needs(c.text, c.signature, c.klass, [100]) for c in cases]))
+        report = Report(oracle.config)
+        report.cases.extend(cases)
+        for i, (key, c) in enumerate(zip(keys, cases)):
+            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c, same_defect_as=merged.get(key))
+        oracle.same_defects(report, needed)
+    finally:
+        oracle.close()
+    return cases, needed, report
+
+
 def test_two_kinds_of_wrong_value_of_one_defect_carried_by_other_operators_are_one_defect():
     """Issue 51: the copy defect above gives another value on `c 0 + c 0` and the opposite sign
     on `c 0 - c 0 * 2` (b * b inside); the two buckets' minimal programs need other
     operators, and neither holds a part that fails by itself. Written with the first's `+`,
     the second fails as the first does: one defect, and the report says why."""
-    from goi.oracle.cases import Shrunk
-
     texts = [COPIED[0], "let b = 0 - 1 in let c = λd. b * b in c 0 - c 0 * 2"]  # the opposite sign: 1 for -1
-    oracle = Oracle(OracleConfig(command=mock("copied_capture", "--lines"), protocol="lines", database=None,
-                                 corpus=False, shrink_calls=1000))
-    try:
-        cases = [oracle.classify(text) for text in texts]
-        sigs = [c.signature for c in cases]
-        assert sigs == ["wrong-value: another value", "wrong-value: the opposite sign"], sigs
-        needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in cases}
-        assert needs == {sigs[0]: {"let", "call", "+"}, sigs[1]: {"let", "call", "*", "-"}}, needs
-        report = Report(oracle.config)
-        report.cases.extend(cases)
-        for i, c in enumerate(cases):
-            report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
-        oracle.same_defects(report, needs)
-    finally:
-        oracle.close()
+    cases, needs, report = _judged("copied_capture", texts)
+    sigs = [c.signature for c in cases]
+    assert sigs == ["wrong-value: another value", "wrong-value: the opposite sign"], sigs
+    # `-` only makes b a computed value that is not 0: written `1 + 1` or `2 * 2` (not `0 + 1`, `0 * 1`:
+    # the rewriting would make b 1 or 0, which the copy's 0 hides), it fails alike
+    assert needs == {sigs[0]: {"let", "call", "+"}, sigs[1]: {"let", "call", "*"}}, needs
     assert report.shrunk[sigs[0]].same_defect_as is None
     assert report.shrunk[sigs[1]].same_defect_as == sigs[0]
     assert report.shrunk[sigs[1]].same_because == f"written with the operators {sigs[0]!r} needs, it fails alike"
@@ -566,24 +579,12 @@ def test_a_further_program_of_one_defect_in_another_bucket_is_said_to_be_that_de
     other operators). That bucket's further minimal programs `1 - 1 - 1` (it needs what
     `0 - 1 - 1` needs) and `(λb. b - b - 1) 1` (it has all that `0 - 1 - 1` needs, and more)
     were listed as perhaps another bug: each is the first bucket's defect."""
-    from goi.oracle.cases import Shrunk
-
     another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
     keys = [another, opposite, opposite + " #2", opposite + " #3"]
-    texts = ["0 - 1 - 1", "1 - 1 + 1", "1 - 1 - 1", "(λb. b - b - 1) 1"]
-    oracle = _right_associative()
-    try:
-        cases = [oracle.classify(text) for text in texts]
-        assert [c.signature for c in cases] == [another, opposite, opposite, opposite]
-        needs = {key: oracle._needs(c.text, c.signature, c.klass, [100]) for key, c in zip(keys, cases)}
-        assert list(needs.values()) == [{"-"}, {"+", "-"}, {"-"}, {"app", "-"}], needs
-        report = Report(oracle.config)
-        report.cases.extend(cases)
-        for i, (key, c) in enumerate(zip(keys, cases)):
-            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
-        oracle.same_defects(report, needs)
-    finally:
-        oracle.close()
+    cases, needs, report = _judged("right_associative", ["0 - 1 - 1", "1 - 1 + 1", "1 - 1 - 1", "(λb. b - b - 1) 1"],
+                                   keys)
+    assert [c.signature for c in cases] == [another, opposite, opposite, opposite]
+    assert list(needs.values()) == [{"-"}, {"+", "-"}, {"-"}, {"app", "-"}], needs
     assert [report.shrunk[key].same_defect_as for key in keys] == [None, another, another, another]
     assert report.shrunk[keys[2]].same_because == "it needs the same constructs"
     assert report.shrunk[keys[3]].same_because == f"its bucket is {another!r}'s defect, and it has all that {another!r} needs"
@@ -593,26 +594,15 @@ def test_a_further_program_of_one_defect_in_another_bucket_is_said_to_be_that_de
 def test_a_part_is_matched_against_every_minimal_program_of_a_defect():
     """Issue 51 (intml, seed 3): the defect of `0 - 1 + 1` (another value, needing `-` and `+`)
     has a further minimal program `0 - 1 - 1`, needing `-` only. A program of another bucket
-    (the opposite sign) whose part `0 - 2 - 1` fails so by itself has what the second needs, not what the first
-    does: its wrong value flows from that defect all the same."""
-    from goi.oracle.cases import Shrunk
-
+    (the opposite sign) whose part `0 - 2 - 1` fails so by itself has what the second needs,
+    not what the first does: its wrong value flows from that defect all the same."""
     another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
     keys = [another, another + " #2", opposite]
-    texts = ["0 - 1 + 1", "0 - 1 - 1", "(0 - 2 - 1) * 4 + 8"]  # the last: 4 for -4
-    oracle = _right_associative()
-    try:
-        cases = [oracle.classify(text) for text in texts]
-        assert [(c.signature, c.answer.value) for c in cases] == [(another, -2), (another, 0), (opposite, 4)]
-        report = Report(oracle.config)
-        report.cases.extend(cases)
-        for i, (key, c) in enumerate(zip(keys, cases)):
-            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c, same_defect_as=
-                                        another if key == another + " #2" else None)
-        needs = dict(zip(keys, [frozenset({"+", "-"}), frozenset({"-"}), frozenset({"+", "-", "*"})]))
-        oracle.same_defects(report, needs)
-    finally:
-        oracle.close()
+    needs = [frozenset({"+", "-"}), frozenset({"-"}), frozenset({"+", "-", "*"})]
+    # the last: 4 for -4; the #2 is its bucket's defect, as the bucket's split says (needing less)
+    cases, _, report = _judged("right_associative", ["0 - 1 + 1", "0 - 1 - 1", "(0 - 2 - 1) * 4 + 8"], keys, needs,
+                               {keys[1]: another})
+    assert [(c.signature, c.answer.value) for c in cases] == [(another, -2), (another, 0), (opposite, 4)]
     assert report.shrunk[opposite].same_defect_as == another
     assert report.shrunk[opposite].same_because == "it holds a part that fails so by itself"
     assert report.defects == [another]
@@ -624,23 +614,10 @@ def test_two_buckets_of_one_defect_are_never_each_other_s_defect():
     needing `-`. The first holds the second as a part that fails so by itself, and the
     second needs what the first needs: each was said to be the other's defect, and the
     report counted no defect at all. One is the defect; the other is the same defect."""
-    from goi.oracle.cases import Shrunk
-
     another, opposite = "wrong-value: another value", "wrong-value: the opposite sign"
-    oracle = Oracle(OracleConfig(command=mock("swapped_subtraction", "--lines"), protocol="lines", database=None,
-                                 corpus=False, shrink_calls=1000))
-    try:
-        cases = [oracle.classify(text) for text in ("0 - 1 - 1", "0 - 1")]
-        assert [(c.signature, c.answer.value) for c in cases] == [(another, 0), (opposite, 1)]
-        needs = {c.signature: oracle._needs(c.text, c.signature, c.klass, [100]) for c in cases}
-        assert needs == {another: {"-"}, opposite: {"-"}}
-        report = Report(oracle.config)
-        report.cases.extend(cases)
-        for i, c in enumerate(cases):
-            report.shrunk[c.signature] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c)
-        oracle.same_defects(report, needs)
-    finally:
-        oracle.close()
+    cases, needs, report = _judged("swapped_subtraction", ["0 - 1 - 1", "0 - 1"])
+    assert [(c.signature, c.answer.value) for c in cases] == [(another, 0), (opposite, 1)]
+    assert needs == {another: {"-"}, opposite: {"-"}}
     assert report.defects == [opposite]
     assert report.shrunk[another].same_defect_as == opposite
     assert report.shrunk[another].same_because == "it holds a part that fails so by itself"

@@ -62,18 +62,19 @@ class RationalField:
         self.max_digits = max_digits
         self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
 
-    def _fits(self, bits: int, op: str) -> None:
-        """Before an operation whose result could need `bits` bits for its numerator or
-        denominator: stop the run if that exceeds the digit budget (a squaring doubles a
-        number's size, so a run within its step budget could otherwise take hours)."""
+    def _fits(self, result, op: str):
+        """The result of an operation on numbers within the digit budget, unless its numerator
+        or denominator is past it: then the run stops (a squaring doubles a number's size, so
+        a run within its step budget could otherwise take hours). Checked on the result, where
+        the budget can be crossed, not on the operands, which were checked when they were
+        made: an operation on numbers within the budget makes one at most twice its size, so
+        the check costs two bit lengths an operation and at most one operation past it."""
+        bits = max(result.numerator.bit_length(), result.denominator.bit_length())
         if bits > self.max_bits:
             raise BudgetExceeded(
                 "digits", f"a {op} would make a number of about {int(bits / BITS_PER_DIGIT)} digits (--max-digits {self.max_digits})"
             )
-
-    @staticmethod
-    def _size(x) -> tuple[int, int]:
-        return x.numerator.bit_length(), x.denominator.bit_length()
+        return result
 
     def const(self, value: Fraction):
         return Fraction(value)
@@ -85,28 +86,20 @@ class RationalField:
         return Fraction(1)
 
     def add(self, x, y):
-        (xn, xd), (yn, yd) = self._size(x), self._size(y)
-        self._fits(max(xn + yd, yn + xd, xd + yd) + 1, "sum")
-        return x + y
+        return self._fits(x + y, "sum")
 
     def sub(self, x, y):
-        (xn, xd), (yn, yd) = self._size(x), self._size(y)
-        self._fits(max(xn + yd, yn + xd, xd + yd) + 1, "difference")
-        return x - y
+        return self._fits(x - y, "difference")
 
     def mul(self, x, y):
-        (xn, xd), (yn, yd) = self._size(x), self._size(y)
-        self._fits(max(xn + yn, xd + yd), "product")
-        return x * y
+        return self._fits(x * y, "product")
 
     def div(self, x, y):
         if y == 0:
             if self.division == "strict":
                 raise DivisionByZero(f"{x} / 0")
             return Fraction(0)
-        (xn, xd), (yn, yd) = self._size(x), self._size(y)
-        self._fits(max(xn + yd, xd + yn), "quotient")
-        return x / y
+        return self._fits(x / y, "quotient")
 
     def show(self, x) -> str:
         return str(x)

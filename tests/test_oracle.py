@@ -464,7 +464,8 @@ def test_a_program_of_another_bug_is_never_said_to_be_the_same_defect_by_rewriti
     assert same is None
 
 
-def _judged(name: str, texts: list, keys: Optional[list] = None, needs: Optional[list] = None, merged: dict = {}):
+def _judged(name: str, texts: list, keys: Optional[list] = None, needs: Optional[list] = None,
+            merged: Optional[dict] = None):
     """The programs classified by mock `name`, each a shrunk entry of one report under its key
     (default: its signature) needing what `_needs` says (or `needs`, given), said to be the
     same defect as `merged[key]` where given (as a bucket's split says of its `#k`), and the
@@ -480,7 +481,7 @@ def _judged(name: str, texts: list, keys: Optional[list] = None, needs: Optional
         report = Report(oracle.config)
         report.cases.extend(cases)
         for i, (key, c) in enumerate(zip(keys, cases)):
-            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c, same_defect_as=merged.get(key))
+            report.shrunk[key] = Shrunk(c, i, 1, 0.0, 0.0, 0, True, c.signature, c, same_defect_as=(merged or {}).get(key))
         oracle.same_defects(report, needed)
     finally:
         oracle.close()

@@ -61,6 +61,16 @@ def same(expected, got, tolerance: Optional[Fraction]) -> bool:
     return replace(declared("exact"), tolerance=tolerance).same(expected, got)
 
 
+def _root(report: Report, key: Optional[str], start: str) -> Optional[str]:
+    """The entry `key` leads to through what each is said to be the same defect as (`start`'s
+    own chain: a cycle stops where it comes back), or None for None."""
+    seen = {start}
+    while key is not None and report.shrunk[key].same_defect_as is not None and key not in seen:
+        seen.add(key)
+        key = report.shrunk[key].same_defect_as
+    return key
+
+
 class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
     """One run against one implementation, its jobs each a module of its own: drawing the
     programs (oracle/drawing.py), asking the implementation (asking.py), classifying its
@@ -227,11 +237,7 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
             if root and need is not None and shrunk.same_defect_as is None:
                 first[as_applied(need)] = key  # a defect of its own: what a later one needing the same is
         for key, shrunk in report.shrunk.items():  # a defect merged into one later merged: its root
-            seen = {key}
-            while shrunk.same_defect_as is not None and report.shrunk[shrunk.same_defect_as].same_defect_as is not None \
-                    and shrunk.same_defect_as not in seen:
-                seen.add(shrunk.same_defect_as)
-                shrunk.same_defect_as = report.shrunk[shrunk.same_defect_as].same_defect_as
+            shrunk.same_defect_as = _root(report, shrunk.same_defect_as, key)
             if shrunk.same_defect_as == key:  # a cycle back to itself: nothing else is its defect
                 shrunk.same_defect_as = shrunk.same_because = None
 
@@ -247,10 +253,7 @@ class Oracle(Drawing, Asking, Classifying, Splitting, Unmasking, Campaigning):
         other = first.get(as_applied(need))
         if other is not None and other != signature:
             return other, "it needs the same constructs"
-        carrier, seen = report.shrunk[signature].same_defect_as if signature in report.shrunk else None, set()
-        while carrier is not None and report.shrunk[carrier].same_defect_as is not None and carrier not in seen:
-            seen.add(carrier)
-            carrier = report.shrunk[carrier].same_defect_as
+        carrier = _root(report, report.shrunk[signature].same_defect_as, signature) if signature in report.shrunk else None
         if carrier is not None and covers(needs.get(carrier), need):
             return carrier, f"its bucket is {carrier!r}'s defect, and it has all that {carrier!r} needs"
         return None

@@ -234,21 +234,26 @@ class Machine:
         return outcome
 
     def _run(self, max_steps: int, trace, stop) -> Outcome:
+        # read once, not at every transition: the graph and its node set are never replaced
+        # during a run (its root is: read each time), nor are the budgets and the step method
+        graph, max_nodes, step = self.graph, self.max_nodes, self.step
+        nodes = graph.nodes
         while True:
             t = self.token
-            if t.direction == DOWN and t.position is self.graph.root and self.is_final():  # cheap tests first
+            if t.direction == DOWN and t.position is graph.root and self.is_final():  # cheap tests first
                 return Outcome("final", t.stack[0], self.steps, Counter(self.counts))
-            if self.steps >= max_steps:
-                return Outcome("budget", None, self.steps, Counter(self.counts), f"step limit {max_steps} reached", "steps")
-            if stop is not None and self.steps % STOP_EVERY == 0:
+            steps = self.steps
+            if steps >= max_steps:
+                return Outcome("budget", None, steps, Counter(self.counts), f"step limit {max_steps} reached", "steps")
+            if stop is not None and steps % STOP_EVERY == 0:
                 reason = stop()
                 if reason:
-                    return Outcome("budget", None, self.steps, Counter(self.counts), reason, "time")
-            if len(self.graph.nodes) > self.max_nodes:
-                return Outcome("budget", None, self.steps, Counter(self.counts),
-                               f"the graph has {len(self.graph.nodes)} nodes (--max-nodes {self.max_nodes})", "nodes")
+                    return Outcome("budget", None, steps, Counter(self.counts), reason, "time")
+            if len(nodes) > max_nodes:
+                return Outcome("budget", None, steps, Counter(self.counts),
+                               f"the graph has {len(nodes)} nodes (--max-nodes {max_nodes})", "nodes")
             try:
-                rule_id = self.step()
+                rule_id = step()
             except BudgetExceeded as exc:
                 return Outcome("budget", None, self.steps, Counter(self.counts), str(exc), exc.limit)
             except Undefined as exc:

@@ -33,7 +33,7 @@ LAMBDA = Marker("λ")
 NONE_FLAG = "□"
 
 
-@dataclass
+@dataclass(slots=True)  # read and written at every transition: slots, not a __dict__
 class Token:
     position: Link
     direction: str = UP

@@ -18,7 +18,6 @@ from ..token import NONE_FLAG, UP
 
 PASS, REWRITE, GC = "pass", "rewrite", "gc"
 KINDS = (PASS, REWRITE, GC)
-_EMPTY: MappingProxyType = MappingProxyType({})  # a flag or a site no rule is declared at
 DECOUPLING = "decoupling"  # the feature of the decoupling rule, which tools look for (goi run --dot, coverage)
 
 
@@ -144,7 +143,7 @@ class RuleSet(Mapping):
         Machine(graph, rules=variant)
     """
 
-    __slots__ = ("_rules", "_sites", "_passes", "_by_site", "_sorted", "_except")
+    __slots__ = ("_rules", "_sites", "_passes", "_rewrites", "_sorted", "_except")
 
     def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
         ordered: dict[str, Rule] = {}
@@ -172,7 +171,12 @@ class RuleSet(Mapping):
                 for kind in rule.on or (None,):
                     table.setdefault(kind, []).append(rule.id)
         setattr_(self, "_passes", {key: tuple(entries) for key, entries in passes.items()})
-        setattr_(self, "_by_site", by_site)
+        # what `redexes` reads at every rewrite: flag -> (site function, many, (site kind, node
+        # kind) -> ((rule id, match), ...)), one lookup a level, each match beside its ID
+        setattr_(self, "_rewrites", {
+            flag: (fn, many, {(site, kind): tuple((rid, ordered[rid].match) for rid in ids)
+                              for site, kinds in by_site.get(flag, {}).items() for kind, ids in kinds.items()})
+            for flag, (fn, many) in self._sites.items()})
         setattr_(self, "_sorted", tuple(sorted(ordered)))  # the IDs sorted, once: a run's report lists them so
         setattr_(self, "_except", {})  # kind -> sorted_except(kind), filled when first asked
 
@@ -275,29 +279,27 @@ class RuleSet(Mapping):
         """The rewrites enabled now, as (rule id, redex), in declared order (at most `limit`
         with a limit): each place the flag's site function yields, each rule of that site."""
         flag = machine.token.flag
-        key = flag[0] if type(flag) is tuple else flag
-        declared = self._sites.get(key)
+        declared = self._rewrites.get(flag[0] if type(flag) is tuple else flag)
         if declared is None:
             return []
-        site_fn, many = declared
-        by_site, registry = self._by_site.get(key, _EMPTY), self._rules
+        site_fn, many, table = declared
         if not many:  # one place, rules that exclude each other: the first match is the transition
             found_place = site_fn(machine)
             if found_place is None:
                 return []
             site, kind, place = found_place
-            for rule_id in by_site.get(site, _EMPTY).get(kind, ()):
-                redex = registry[rule_id].match(machine, *place)
+            for rule_id, match in table.get((site, kind), ()):
+                redex = match(machine, *place)
                 if redex is not None:
                     return [(rule_id, redex)]
             return []
         found: list[tuple[str, tuple]] = []
         for site, kind, place in site_fn(machine):
-            ids = by_site.get(site, _EMPTY).get(kind)
-            if ids is None:
+            matches = table.get((site, kind))
+            if matches is None:
                 continue
-            for rule_id in ids:
-                redex = registry[rule_id].match(machine, *place)
+            for rule_id, match in matches:
+                redex = match(machine, *place)
                 if redex is not None:
                     found.append((rule_id, redex))
                     if len(found) == limit:

@@ -27,11 +27,11 @@ from .semantics.machine import DEFAULT_MAX_NODES, FirstStrategy, Machine, Outcom
 from .semantics.rules import GC, RuleSet
 from .semantics.token import Marker
 from .semantics.translate import translate
-from .semantics.typecheck import Judgement, typecheck
+from .semantics.typecheck import Judgement, NotAnnotated, typecheck, typecheck_annotated
 from .semantics.types import Type
 from .semantics.stack import deep
 from .semantics.values import DEFAULT_MAX_DIGITS, RationalField
-from .semantics.errors import BudgetError, whole_number
+from .semantics.errors import BudgetError, TypeCheckError, whole_number
 
 __all__ = [
     "DEFAULT_MAX_DIGITS",
@@ -107,7 +107,10 @@ _LAST_JUDGED: tuple = (None, None)  # (surface term, its judgement): the last te
 def judge(program: Program) -> Judgement:
     """The judgement of a program given as text, surface term or judgement. A surface term
     (immutable) typed by the call before is not typed again: the properties of a campaign
-    run one term several times."""
+    run one term several times. A surface term annotated throughout (a program of the
+    enumerator, typed by construction) has its types synthesised (typecheck_annotated: the
+    same judgement, without inference); any other is inferred (typecheck), as is one whose
+    synthesis fails, so that an error is the checker's."""
     global _LAST_JUDGED
     if isinstance(program, Judgement):
         return program
@@ -121,9 +124,16 @@ def judge(program: Program) -> Judgement:
     last = _LAST_JUDGED
     if last[0] is program:
         return last[1]
-    judgement = deep(typecheck, program)
+    judgement = deep(_typed, program)
     _LAST_JUDGED = (program, judgement)
     return judgement
+
+
+def _typed(term) -> Judgement:
+    try:
+        return typecheck_annotated(term)
+    except (NotAnnotated, TypeCheckError):
+        return typecheck(term)
 
 
 @dataclass(frozen=True)

@@ -619,3 +619,176 @@ def _user_names(term: S.Term) -> set[str]:
             found |= set(names_of(annot))
         stack.extend(S.subterms(t))
     return found
+
+
+# ---- programs typed by construction ------------------------------------------------------
+
+class NotAnnotated(Exception):
+    """`typecheck_annotated` met what it does not synthesise: a binder without its
+    annotation, an unnamed decoupling, or a type that does not meet its use. The caller asks
+    `typecheck`, which infers what is missing or says what is wrong."""
+
+
+def typecheck_annotated(term: S.Term) -> Judgement:
+    """The judgement `typecheck(term)` gives, for a closed program whose every λ, `let` and
+    decoupling is annotated and every decoupling named, as the enumerator builds them
+    (generators/enumerate.py): each node's type is synthesised from its children's in one
+    pass, without inference variables, unification or defaults. The decouplings' names are
+    given out by the checker's own rule (`_Checker.new_name`) in the checker's order, and
+    every use of a type is still checked (an application's argument, an operator's
+    operands, a vector name kept inside its decoupling): what does not meet its use, or is
+    not annotated, raises NotAnnotated. A campaign's programs come typed by construction:
+    this is their type checking at a fraction of inference's cost (tests/test_typecheck.py
+    compares the two judgements on every program up to a size)."""
+    checker = _Checker(None, reserved_names=set())  # the user's names: read when a name is given twice
+    synthesis = _Synthesis(checker, term)
+    root = synthesis.term(term, {}, {})
+    params = []
+    if synthesis.provisionals:
+        for i, prov in enumerate(_provisionals(root)):
+            prov.index = i
+            params.append(prov.value)
+    return Judgement(names=(), context=(), params=tuple(params), term=root, type=root.type, surface=term,
+                     decouplings=tuple(checker.decouplings), operators=checker.operators(), source="")
+
+
+# the scalar operators' primitives (core.SIGMA)
+_SCALAR = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
+
+
+class _Synthesis:
+    """One bottom-up pass over an annotated term: a core node for each surface node, its type
+    from its children's (`typecheck_annotated`)."""
+
+    def __init__(self, checker: _Checker, program: S.Term):
+        self.checker, self.program = checker, program
+        self.provisionals = 0  # how many were met (their indexes are given in the core's pre-order after)
+        self.user_names_read = False
+
+    def term(self, t: S.Term, env: dict, names: dict) -> C.Core:
+        kind = type(t)
+        if kind is S.Var:
+            ty = env.get(t.name)
+            if ty is None:
+                raise NotAnnotated(f"unbound variable {t.name}")
+            return C.CVar(t.name, ty, pos=t.pos)
+        if kind is S.Const:
+            return C.CConst(t.value, F, pos=t.pos)
+        if kind is S.Prov:
+            self.provisionals += 1
+            return C.CProv(t.value, -1, F, pos=t.pos)
+        if kind is S.Lam:
+            return self.lam(t.var, self.annotation(t.annot, names, t), t.body, env, names, t)
+        if kind is S.App:
+            fun = self.term(t.fun, env, names)
+            arg = self.term(t.arg, env, names)
+            return self.apply(fun, arg, t)
+        if kind is S.Let:
+            bound = self.term(t.bound, env, names)
+            dom = self.annotation(t.annot, names, t)
+            if dom != bound.type:
+                raise NotAnnotated(f"{t.var} is annotated {dom}, its term has type {bound.type}")
+            return self.apply(self.lam(t.var, dom, t.body, env, names, t), bound, t)
+        if kind is S.Decouple:
+            return self.decouple(t, env, names)
+        if kind is S.LetDecouple:
+            bound = self.term(t.bound, env, names)
+            return self.apply(self.decouple(t, env, names), bound, t)
+        if kind is S.BinOp:
+            return self.binop(t, env, names)
+        raise NotAnnotated(f"not a term: {t!r}")
+
+    def annotation(self, annot: Optional[Type], names: dict, site: S.Term) -> Type:
+        if annot is None:
+            raise NotAnnotated("a binder without its annotation")
+        return self.checker.annotation(annot, names, site)
+
+    def lam(self, var: str, dom: Type, body: S.Term, env: dict, names: dict, site: S.Term) -> C.CLam:
+        saved = env.get(var, _UNBOUND)  # as _binding does, without a context manager's cost
+        env[var] = dom
+        try:
+            inner = self.term(body, env, names)
+        finally:
+            _restore(env, var, saved)
+        return C.CLam(var, dom, inner, Arrow(dom, inner.type), pos=site.pos)
+
+    @staticmethod
+    def apply(fun: C.Core, arg: C.Core, site: S.Term) -> C.CApp:
+        ty = fun.type
+        if type(ty) is not Arrow or ty.dom != arg.type:
+            raise NotAnnotated(f"a function of type {ty} applied to an argument of type {arg.type}")
+        return C.CApp(fun, arg, ty.cod, pos=site.pos)
+
+    def decouple(self, t, env: dict, names: dict) -> C.CDecouple:
+        if t.name is None or t.f == t.x:
+            raise NotAnnotated("an unnamed decoupling, or one binding one name twice")
+        model = self.annotation(t.annot, names, t)  # in the names outside the decoupling
+        checker = self.checker
+        if t.name in checker.allocated and not self.user_names_read:  # renamed apart: never to a name of the user's
+            checker.user_names |= _user_names(self.program)
+            self.user_names_read = True
+        a = checker.new_name(t.name)
+        checker.decouplings.append(a)
+        checker.binding_site[a] = t
+        inner_names = {**names, t.name: a}
+        saved_f, saved_x = env.get(t.f, _UNBOUND), env.get(t.x, _UNBOUND)
+        env[t.f], env[t.x] = Arrow(Vec(a), model), Vec(a)
+        try:
+            inner = self.term(t.body, env, inner_names)
+        finally:
+            _restore(env, t.x, saved_x)
+            _restore(env, t.f, saved_f)
+        if a in names_of(inner.type):
+            raise NotAnnotated(f"the vector name {a} escapes its decoupling")
+        return C.CDecouple(a, t.f, t.x, model, inner, Arrow(model, inner.type), pos=t.pos)
+
+    def binop(self, t: S.BinOp, env: dict, names: dict) -> C.Core:
+        left = self.term(t.left, env, names)
+        right = self.term(t.right, env, names)
+        op, lt, rt = t.op, left.type, right.type
+        vector = type(rt) is Vec
+        if op in S.ITERATED:
+            if not vector or lt != Arrow(rt, rt if op == "+^L" else F):
+                raise NotAnnotated(f"{op} with operands of types {lt} and {rt}")
+            node = C.CIter("iadd" if op == "+^L" else "imul", rt.name, left, right, rt, pos=t.pos)
+        else:
+            ok = False
+            if op in ("-", "/") or (op in ("+", "*") and not vector):
+                ok, prim, name, result = lt == F and rt == F, _SCALAR[op], None, F
+            elif vector and op in ("+", "⊞"):
+                ok, prim, name, result = lt == rt, "vadd", rt.name, rt
+            elif vector and op in ("*", "⊠"):
+                ok, prim, name, result = lt == F, "smul", rt.name, rt
+            elif vector and op == "•":
+                ok, prim, name, result = lt == rt, "dot", rt.name, F
+            if not ok:
+                raise NotAnnotated(f"{op} with operands of types {lt} and {rt}")
+            node = C.COp(prim, name, left, right, result, pos=t.pos)
+        self.checker.ops.append((node, t))
+        return node
+
+
+def _restore(env: dict, var: str, before) -> None:
+    if before is _UNBOUND:
+        del env[var]
+    else:
+        env[var] = before
+
+
+_CHILDREN = {C.CLam: ("body",), C.CApp: ("fun", "arg"), C.COp: ("left", "right"), C.CIter: ("fun", "vec"),
+             C.CDecouple: ("body",)}
+
+
+def _provisionals(root: C.Core) -> list:
+    """core.provisionals(root) (the pre-order of the core term), by the node types' fields."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is C.CProv:
+            found.append(node)
+        else:
+            fields = _CHILDREN.get(kind)
+            if fields is not None:
+                stack.extend(getattr(node, f) for f in reversed(fields))
+    return found

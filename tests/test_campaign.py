@@ -373,6 +373,13 @@ def test_a_campaign_counts_the_cpu_time_of_every_process_that_worked_for_it():
     assert here.cpu.total == here.cpu.here > 0  # a thousand programs cost some CPU time, on any machine
     assert said[-1].startswith("[goi] exhaustive: CPU time ") and "this process" in said[-1]
     local = Campaign("exhaustive", shards, work, 1000, {}, cluster="local", warn=said.append)
+    from goi.campaigns.cpu import process_cpu
+
+    before = process_cpu()
     local.run(progress=lambda *_: None)
+    spent = process_cpu() - before  # this process and its finished children: the closed cluster's workers among them
     assert local.cpu.workers > 0 and local.cpu.total == local.cpu.here + local.cpu.workers
+    # each worker counted once: as a worker, not again as a child of this process once it finished
+    # (a size-8 campaign had said 3,734 CPU-s where the process tree spent 1,907)
+    assert local.cpu.total <= spent + 0.01, (local.cpu.to_json(), spent)
     assert local.cpu.to_json()["workers"] == round(local.cpu.workers, 3) and "workers " in said[-1]

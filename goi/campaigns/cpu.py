@@ -2,7 +2,9 @@
 or shared machine or cluster compare by work, not by wall time (docs/CAMPAIGNS.md).
 
 Counted: this process (user and system time, and its finished child processes': the
-implementations oracle mode starts), which with a `LocalCluster` also runs the scheduler;
+implementations oracle mode starts), which with a `LocalCluster` also runs the scheduler —
+the LocalCluster's workers are its children too, counted once, as workers, not again when
+they finish;
 each worker's the same way, read from the worker itself (`Client.run`) — from its start for a
 LocalCluster started for the campaign, from the campaign's start on a cluster given to it; an
 external scheduler's, read from it likewise. A worker that leaves during the campaign takes its
@@ -17,8 +19,14 @@ from typing import Optional
 
 def process_cpu() -> float:
     """Seconds of CPU of this process and of its children that have finished."""
+    own, children = own_and_children()
+    return own + children
+
+
+def own_and_children() -> tuple[float, float]:
+    """Seconds of CPU of this process, and of its children that have finished."""
     t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    return t.user + t.system, t.children_user + t.children_system
 
 
 @dataclass
@@ -51,7 +59,8 @@ class CpuClock:
     """Started with the campaign; told of the cluster's client once it has one (`attach`) and
     read again before the client closes (`read_cluster`); `stop` gives the CpuSeconds."""
 
-    started: float = field(default_factory=process_cpu)
+    started: tuple = field(default_factory=own_and_children)
+    children_at_cluster_end: Optional[float] = None  # this process's finished children, read with the workers
     workers_at_start: dict = field(default_factory=dict)
     workers_at_end: dict = field(default_factory=dict)
     scheduler_at_start: Optional[float] = None
@@ -68,6 +77,9 @@ class CpuClock:
 
     def read_cluster(self, client) -> None:
         self.workers_at_end = _on_workers(client)
+        # A LocalCluster's workers are this process's children: once it closes, their time
+        # is in this process's children's too. Read before, so that it is counted once.
+        self.children_at_cluster_end = own_and_children()[1]
         if not self.own:
             self.scheduler_at_end = _on_scheduler(client)
 
@@ -77,7 +89,11 @@ class CpuClock:
         if self.scheduler_at_start is not None and self.scheduler_at_end is not None:
             scheduler = max(0.0, self.scheduler_at_end - self.scheduler_at_start)
         left = sum(1 for w in self.workers_at_start if w not in self.workers_at_end)
-        return CpuSeconds(here=process_cpu() - self.started, workers=max(0.0, workers), scheduler=scheduler, left=left)
+        own, children = own_and_children()
+        if self.own and self.children_at_cluster_end is not None:
+            children = self.children_at_cluster_end  # the workers reaped since are counted as workers
+        here = own - self.started[0] + children - self.started[1]
+        return CpuSeconds(here=here, workers=max(0.0, workers), scheduler=scheduler, left=left)
 
 
 def _on_workers(client) -> dict:

@@ -5,6 +5,7 @@ refuses otherwise. Nothing here is timed."""
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -37,3 +38,26 @@ def test_a_baseline_with_its_own_goi_is_measured(tmp_path):
     (site / "goi" / "__init__.py").write_text("", encoding="utf-8")
     where = bench_compare().fingerprint(site, tmp_path)
     assert where.startswith(str(site)) and sys.executable
+
+
+def test_the_compiled_build_is_refused_when_it_runs_the_interpreted_modules(tmp_path):
+    """bench_compiled.py (issue 53, item 3): a side said to be compiled whose hot modules are
+    the .py files (a build that did not happen, or an extension not found) is refused, not
+    measured as if compiled; the interpreted side running those same files is accepted."""
+    spec = importlib.util.spec_from_file_location("bench_compiled", ROOT / "benchmarks" / "bench_compiled.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    cwd = tmp_path / "bench" / "benchmarks"
+    cwd.parent.mkdir(parents=True)
+    shutil.copytree(ROOT / "benchmarks", cwd)
+    site = module.install(None, tmp_path / "interpreted")
+    with pytest.raises(SystemExit) as refused:
+        module.probe(site, True, 1, 0, 0, cwd)
+    assert "not its own extension modules" in str(refused.value) and "nothing compared" in str(refused.value)
+    found = module.probe(site, False, 1, 0, 0, cwd)  # one run of each family, no generated program
+    families = {k: v for k, v in found["agreement"].items() if k.startswith("family ")}
+    assert len(families) >= 7 and all(status == "final" for status, *_ in families.values())

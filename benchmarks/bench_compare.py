@@ -98,10 +98,17 @@ print(repr(out))
 
 def install(revision: str | None, into: Path) -> Path:
     """A wheel of `revision` (None: the working tree) installed, without dependencies, in a folder."""
-    source = ROOT
+    source = into / "src"
     if revision is not None:
-        source = into / "src"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(source), revision], check=True)
+    else:  # the working tree's files, copied: a build in the checkout would leave build/ there, whose
+        # stale modules (a file deleted since) a later wheel of the checkout could still take
+        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                check=True, capture_output=True).stdout.decode().split("\0")
+        for name in filter(None, listed):
+            if (ROOT / name).is_file():
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, source / name)
     wheels, site = into / "wheel", into / "site"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),

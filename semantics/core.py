@@ -143,9 +143,26 @@ def walk(t: Core):
     return preorder(t, children)
 
 
+# each node type's children, left to right (as `children` gives them)
+_CHILD_FIELDS = {CLam: ("body",), CApp: ("fun", "arg"), COp: ("left", "right"), CIter: ("fun", "vec"),
+                 CDecouple: ("body",)}
+
+
 def provisionals(t: Core) -> list[CProv]:
-    """The provisional constants in the order of the judgement's p⃗."""
-    return [n for n in walk(t) if isinstance(n, CProv)]
+    """The provisional constants in the order of the judgement's p⃗ (the pre-order of `walk`,
+    by the node types' fields: asked for every program a campaign types)."""
+    found, stack = [], [t]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is CProv:
+            found.append(node)
+        else:
+            fields = _CHILD_FIELDS.get(kind)
+            if fields is None and kind not in (CVar, CConst):
+                raise TypeError(f"not a core term: {node!r}")
+            stack.extend(getattr(node, f) for f in reversed(fields or ()))
+    return found
 
 
 def show_core(t: Core) -> str:

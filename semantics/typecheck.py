@@ -523,10 +523,7 @@ def _binding(env: dict[str, Type], bindings: dict[str, Type]):
         yield
     finally:
         for x, before in saved:
-            if before is _UNBOUND:
-                del env[x]
-            else:
-                env[x] = before  # type: ignore[assignment]
+            _restore(env, x, before)
 
 
 def _types_of(node: C.Core):
@@ -638,16 +635,15 @@ def typecheck_annotated(term: S.Term) -> Judgement:
     every use of a type is still checked (an application's argument, an operator's
     operands, a vector name kept inside its decoupling): what does not meet its use, or is
     not annotated, raises NotAnnotated. A campaign's programs come typed by construction:
-    this is their type checking at a fraction of inference's cost (tests/test_typecheck.py
-    compares the two judgements on every program up to a size)."""
+    this is their type checking at a fraction of inference's cost
+    (tests/test_typecheck_annotated.py compares the two judgements on every program up to a size)."""
     checker = _Checker(None, reserved_names=set())  # the user's names: read when a name is given twice
     synthesis = _Synthesis(checker, term)
     root = synthesis.term(term, {}, {})
     params = []
-    if synthesis.provisionals:
-        for i, prov in enumerate(_provisionals(root)):
-            prov.index = i
-            params.append(prov.value)
+    for i, prov in enumerate(C.provisionals(root)):
+        prov.index = i
+        params.append(prov.value)
     return Judgement(names=(), context=(), params=tuple(params), term=root, type=root.type, surface=term,
                      decouplings=tuple(checker.decouplings), operators=checker.operators(), source="")
 
@@ -662,7 +658,6 @@ class _Synthesis:
 
     def __init__(self, checker: _Checker, program: S.Term):
         self.checker, self.program = checker, program
-        self.provisionals = 0  # how many were met (their indexes are given in the core's pre-order after)
         self.user_names_read = False
 
     def term(self, t: S.Term, env: dict, names: dict) -> C.Core:
@@ -675,7 +670,6 @@ class _Synthesis:
         if kind is S.Const:
             return C.CConst(t.value, F, pos=t.pos)
         if kind is S.Prov:
-            self.provisionals += 1
             return C.CProv(t.value, -1, F, pos=t.pos)
         if kind is S.Lam:
             return self.lam(t.var, self.annotation(t.annot, names, t), t.body, env, names, t)
@@ -729,7 +723,6 @@ class _Synthesis:
             self.user_names_read = True
         a = checker.new_name(t.name)
         checker.decouplings.append(a)
-        checker.binding_site[a] = t
         inner_names = {**names, t.name: a}
         saved_f, saved_x = env.get(t.f, _UNBOUND), env.get(t.x, _UNBOUND)
         env[t.f], env[t.x] = Arrow(Vec(a), model), Vec(a)
@@ -773,22 +766,3 @@ def _restore(env: dict, var: str, before) -> None:
         del env[var]
     else:
         env[var] = before
-
-
-_CHILDREN = {C.CLam: ("body",), C.CApp: ("fun", "arg"), C.COp: ("left", "right"), C.CIter: ("fun", "vec"),
-             C.CDecouple: ("body",)}
-
-
-def _provisionals(root: C.Core) -> list:
-    """core.provisionals(root) (the pre-order of the core term), by the node types' fields."""
-    found, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is C.CProv:
-            found.append(node)
-        else:
-            fields = _CHILDREN.get(kind)
-            if fields is not None:
-                stack.extend(getattr(node, f) for f in reversed(fields))
-    return found

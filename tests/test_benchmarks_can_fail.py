@@ -54,9 +54,9 @@ def test_the_compiled_build_is_refused_when_it_runs_the_interpreted_modules(tmp_
     cwd = tmp_path / "bench" / "benchmarks"
     cwd.parent.mkdir(parents=True)
     shutil.copytree(ROOT / "benchmarks", cwd)
-    entries = sorted(ROOT.iterdir())
+    had_build = (ROOT / "build").exists()
     site = module.install(None, tmp_path / "interpreted")
-    assert sorted(ROOT.iterdir()) == entries  # built from a copy: nothing (a build/ folder) left in the checkout
+    assert (ROOT / "build").exists() == had_build  # built from a copy: no build/ folder left in the checkout
     with pytest.raises(SystemExit) as refused:
         module.probe(site, True, 1, 0, 0, cwd)
     assert "not its own extension modules" in str(refused.value) and "nothing compared" in str(refused.value)

@@ -9,11 +9,19 @@ CPU time (user + system of the child) of `--processes` starts each, and the rati
 (issue 41's target: ≤ 150 ms wall and ≤ 2× the harness), with the modules `goi run -e 1`
 loads.
 
+Each command starts as it does for a user, from cached bytecode: an installed package's
+modules are compiled when pip installs it, a checkout's on their first import. Where
+PYTHONDONTWRITEBYTECODE is set (some sandboxes and CI images set it), an editable checkout's
+modules would be compiled from source at every start, which is not what a user's start
+costs (about 0.4 of `goi run -e 1`'s CPU on this machine, issue 53). So the children run
+with their bytecode cached in a temporary PYTHONPYCACHEPREFIX, after one start that is not
+counted; `--compile-each-start` measures the other way. The line before the table says which.
+
 In one process: `goi.run` on let chains of 5–40 lets, from the program's text and from an
 already checked judgement (best of `--repeat` runs each; what a run costs when start-up and
 per-transition dispatch dominate).
 
-    python benchmarks/bench_startup.py [--repeat 100] [--processes 20]
+    python benchmarks/bench_startup.py [--repeat 100] [--processes 20] [--compile-each-start]
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,20 +55,32 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
-def started(command: list, stdin: str, n: int) -> tuple[float, float, float, float]:
-    """(best wall, median wall, best CPU, median CPU) in seconds of `n` fresh starts."""
+def child_environment(cache: str | None) -> dict:
+    """The children's environment: bytecode cached under `cache`, or (None) as this
+    environment has it but with PYTHONDONTWRITEBYTECODE set, so that a module with no
+    bytecode beside it (an editable checkout's) is compiled at every start."""
+    if cache is None:
+        return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPYCACHEPREFIX": cache}
+
+
+def started(command: list, stdin: str, n: int, env: dict) -> tuple[float, float, float, float]:
+    """(best wall, median wall, best CPU, median CPU) in seconds of `n` fresh starts, after one
+    start that is not counted (it writes the bytecode and goi's parser tables)."""
+    subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env)
     walls, cpus = [], []
     for _ in range(n):
         before = os.times()
         start = time.perf_counter()
-        subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
+        subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env)
         walls.append(time.perf_counter() - start)
         after = os.times()
         cpus.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
     return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus)
 
 
-def processes(n: int) -> None:
+def processes(n: int, env: dict) -> None:
     root = Path(__file__).resolve().parent.parent
     rows = [("python -c pass", [sys.executable, "-c", "pass"], ""),
             ("goi run -e 1", [sys.executable, "-m", "goi", "run", "-e", "1"], ""),
@@ -75,14 +96,14 @@ def processes(n: int) -> None:
     print(f"| process ({n} starts) | best wall ms | median wall ms | best CPU ms | median CPU ms |")
     print("|---|---|---|---|---|")
     for name, command, stdin in rows:
-        figures[name] = started(command, stdin, n)
+        figures[name] = started(command, stdin, n, env)
         print(f"| {name} | " + " | ".join(f"{v * 1e3:.0f}" for v in figures[name]) + " |")
     node = figures.get(HARNESS)
     if node:
         goi_run = figures["goi run -e 1"]
         print(f"goi run -e 1 / Node.js: median wall {goi_run[1] / node[1]:.2f}×, median CPU {goi_run[3] / max(node[3], 1e-9):.2f}×")
     probe = "import sys; from goi.cli import main; main(['run', '-e', '1']); print(len(sys.modules), file=sys.stderr)"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     print(f"modules loaded by goi run -e 1: {done.stderr.strip().splitlines()[-1]}")
 
 
@@ -90,8 +111,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=100)
     ap.add_argument("--processes", type=int, default=20, help="fresh starts of each command")
+    ap.add_argument("--compile-each-start", action="store_true",
+                    help="no bytecode cache: every module without bytecode is compiled at each start")
     args = ap.parse_args()
-    processes(args.processes)
+    with tempfile.TemporaryDirectory(prefix="goi-bytecode-") as cache:
+        env = child_environment(None if args.compile_each_start else cache)
+        print("bytecode: " + ("compiled at every start (--compile-each-start)" if args.compile_each_start
+                              else "cached (a temporary PYTHONPYCACHEPREFIX, one uncounted start per command)"))
+        processes(args.processes, env)
     for n in (5, 10, 20, 40):
         text = let_chain(n)
         judgement = goi.check(text)

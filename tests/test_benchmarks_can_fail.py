@@ -63,3 +63,33 @@ def test_the_compiled_build_is_refused_when_it_runs_the_interpreted_modules(tmp_
     found = module.probe(site, False, 1, 0, 0, cwd)  # one run of each family, no generated program
     families = {k: v for k, v in found["agreement"].items() if k.startswith("family ")}
     assert len(families) >= 7 and all(status == "final" for status, *_ in families.values())
+
+
+def bench_startup():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_startup", ROOT / "benchmarks" / "bench_startup.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return module
+
+
+def test_the_startup_bench_runs_its_commands_from_cached_bytecode(tmp_path, monkeypatch):
+    """bench_startup measures a start as a user has it, from bytecode compiled once, even where
+    PYTHONDONTWRITEBYTECODE is set (as in some sandboxes, where an editable checkout's modules
+    would otherwise be compiled at every start): a child started in its environment leaves
+    the machine's bytecode in the cache; one started with --compile-each-start leaves none."""
+    import subprocess
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    bench = bench_startup()
+    probe = [sys.executable, "-c", "import goi.semantics.machine as m, sys; print(m.__file__)"]
+    cache = tmp_path / "bytecode"
+    machine = subprocess.run(probe, env=bench.child_environment(str(cache)), capture_output=True, text=True,
+                             check=True).stdout.strip()
+    compiled = list(cache.rglob(Path(machine).stem + ".*.pyc"))
+    assert compiled and all(Path(machine).parent.name in str(p.parent) for p in compiled), sorted(cache.rglob("*"))
+    unwritten = bench.child_environment(None)
+    assert unwritten["PYTHONDONTWRITEBYTECODE"] == "1" and "PYTHONPYCACHEPREFIX" not in unwritten

@@ -112,6 +112,33 @@ def test_an_unwritable_out_is_refused_before_the_run(tmp_path, monkeypatch, caps
     assert "it exists and is not a directory" in capsys.readouterr().err
 
 
+def test_a_command_that_fails_leaves_no_directory_it_made(tmp_path, capsys, monkeypatch):
+    """--out is made before the work (so that an unwritable one fails at once); a command that
+    then fails removes the directories it made, innermost first, and nothing that was there:
+    `goi report --from missing.json` once left an empty goi-report/ in the working directory."""
+    from goi.cli import main
+
+    missing = str(tmp_path / "missing.json")
+    assert main(["report", "--from", missing, "--out", str(tmp_path / "new" / "deeper" / "out")]) == exitcodes.BAD_INPUT
+    assert "missing.json" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    monkeypatch.chdir(existing)
+    assert main(["report", "--from", missing]) == exitcodes.BAD_INPUT  # the default --out, goi-report/
+    assert main(["report", "--from", missing, "--out", str(existing / "inside")]) == exitcodes.BAD_INPUT
+    assert existing.is_dir() and list(existing.iterdir()) == []
+    # the oracle: --out made, then a usage error found after it
+    out = tmp_path / "oracle" / "out"
+    assert main(["oracle", "--impl", "true", "--out", str(out), "--exhaustive", "2", "--shards", "2"]) == exitcodes.USAGE
+    assert "not with --shards" in capsys.readouterr().err and not (tmp_path / "oracle").exists()
+    # what the command wrote stays, and so does the directory that holds it
+    (existing / "kept").mkdir()
+    (existing / "kept" / "user.txt").write_text("mine", encoding="utf-8")
+    assert main(["report", "--from", missing, "--out", str(existing / "kept")]) == exitcodes.BAD_INPUT
+    assert (existing / "kept" / "user.txt").read_text(encoding="utf-8") == "mine"
+
+
 FRONT_END_BYTES_PER_BYTE = 300  # a syntax tree and its typed core: a few Python objects per token (measured 110–265)
 
 

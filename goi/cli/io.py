@@ -4,6 +4,7 @@ into, and the JSON trace a run streams."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -120,21 +121,51 @@ def read_file(name: str, limit: int) -> tuple[str, str]:
 
 # ---- folders goi writes into -----------------------------------------------------------
 
+_MADE: list[str] = []  # the directories this command made, outermost first (unmade_on_failure)
+
+
 def writable_directory(option: str, directory: str) -> None:
     """Make `directory` if needed and write (then remove) a file in it; a ReadError naming
     the option otherwise. (A real write: os.access says yes to root on a read-only file
-    system.)"""
+    system.) The directories made are remembered: a command that then fails leaves none of
+    them behind empty (unmade_on_failure)."""
+    missing = []
+    path = os.path.abspath(directory)
+    while not os.path.lexists(path):
+        missing.append(path)
+        path = os.path.dirname(path)
     try:
         os.makedirs(directory, exist_ok=True)
     except FileExistsError:
         raise ReadError(f"{option} {directory}: it exists and is not a directory") from None
     except OSError as exc:
         raise ReadError(f"{option} {directory}: cannot make the directory: {exc.strerror}") from None
+    _MADE.extend(reversed(missing))
     try:
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".goi-probe-"):
             pass
     except OSError as exc:
         raise ReadError(f"{option} {directory}: cannot write in it: {exc.strerror}") from None
+
+
+@contextlib.contextmanager
+def unmade_on_failure():
+    """Around a command: when it ends in an error (an exception: bad input, a usage error
+    found late, Ctrl-C), each directory it made for its output and left empty is removed
+    again, innermost first (`goi report --from missing.json` leaves no empty goi-report/).
+    Only empty ones: os.rmdir removes nothing else, so whatever was written there stays."""
+    del _MADE[:]
+    try:
+        yield
+    except BaseException:
+        for directory in reversed(_MADE):
+            try:
+                os.rmdir(directory)
+            except OSError:
+                break  # not empty (or not ours to remove): neither are those around it
+        raise
+    finally:
+        del _MADE[:]
 
 
 # ---- a streamed JSON object -----------------------------------------------------------------

@@ -15,7 +15,7 @@ from . import exitcodes
 from .arguments import ArgumentParser, add_program_arguments
 from .commands import registry
 from .errors import Sourced, UsageError
-from .io import Output, error_payload, read_program, say, silence_stderr, write_json
+from .io import Output, error_payload, read_program, say, silence_stderr, unmade_on_failure, write_json
 
 EXIT_CODES_HELP = (
     "exit codes: 0 ok/final/equivalent, 1 not equivalent, 2 usage error, 3 bad input, 4 stuck or invariant "
@@ -110,7 +110,8 @@ def _main(argv: list[str]) -> int:
             raise UsageError("give either FILE or -e TEXT, not both")
         if args.command_of.takes_program:
             source, name = read_program(args)
-        return args.command_of.run(args, source, out)
+        with unmade_on_failure():
+            return args.command_of.run(args, source, out)
     except Sourced as exc:
         code = exitcodes.BUDGET if isinstance(exc.error, BudgetError) else exitcodes.BAD_INPUT
         report(args, command, exc.to_json(), exc.render())

@@ -25,6 +25,7 @@ from goi.semantics import graph as G
 from goi.semantics.translate import translate
 from goi.semantics.typecheck import typecheck
 
+from .composite import composite
 from .typed import programs
 
 
@@ -39,7 +40,7 @@ def split(graph: G.Graph, con: G.Node, k: int) -> G.Node:
     return lower
 
 
-@st.composite
+@composite
 def split_graphs(draw, max_depth: int = 4):
     """(term, judgement, graph): a program and its translation with contractions split."""
     term = draw(programs(max_depth=max_depth))

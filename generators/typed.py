@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from goi.semantics import syntax as S
 from goi.semantics.types import Arrow, F, Type, Vec
 
+from .composite import composite
+
 
 small_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-9, 9), st.sampled_from([0, 0, 1]))
 unsigned_constants = st.builds(lambda n, k: Fraction(n, 10**k), st.integers(0, 9), st.sampled_from([0, 0, 1]))
@@ -467,7 +469,7 @@ def bind(ctx: list[tuple[str, Type]], x: str, t: Type) -> list[tuple[str, Type]]
 SHAPES = ["any", "any", "decouple", "decouple", "deep", "deep"]
 
 
-@st.composite
+@composite
 def programs(draw, max_depth: int = 4, decoupling: bool = True, iterated: bool = True, *, division: bool = True,
              vector_ops: bool = True, decoupling_values: bool = True, signed: bool = True, sharing: bool = False,
              swarm: bool = False, min_depth: int = 1, provisional: bool = True, integers: bool = False,
@@ -563,7 +565,7 @@ def weakenings(term: S.Term) -> int:
     return count
 
 
-@st.composite
+@composite
 def _program(draw, max_depth, decoupling, iterated, division, vector_ops, decoupling_values, signed, sharing, swarm,
              min_depth, provisional, integers, non_negative, operators, scopes, avoid) -> S.Term:
     depth = draw(st.integers(min_value=min(min_depth, max_depth), max_value=max_depth))
@@ -587,7 +589,7 @@ def _program(draw, max_depth, decoupling, iterated, division, vector_ops, decoup
     return gen.term([], F, [], depth)
 
 
-@st.composite
+@composite
 def terms(draw, names: tuple[str, ...], context: tuple[tuple[str, Type], ...], type_: Type, max_depth: int = 4):
     """A term t with names | context | p⃗ ⊢ t : type_ (names: the vector names in scope,
     each with a variable of type V_a in the context)."""
@@ -595,7 +597,7 @@ def terms(draw, names: tuple[str, ...], context: tuple[tuple[str, Type], ...], t
     return Gen(draw, True, True).term(list(context), type_, list(names), depth)
 
 
-@st.composite
+@composite
 def pairs(draw, type_: Type = F, max_depth: int = 3):
     """Two closed terms of the same type (for equivalence conjectures)."""
     return draw(terms((), (), type_, max_depth)), draw(terms((), (), type_, max_depth))
@@ -604,7 +606,7 @@ def pairs(draw, type_: Type = F, max_depth: int = 3):
 HOLE = "hole"
 
 
-@st.composite
+@composite
 def contexts(draw, type_: Type = F, max_depth: int = 3):
     """A context C[□ : type_] of type F with one hole, as (plug, shape): plug(t) is the
     closed program C[t] for any closed t : type_. Shapes: `let h = □ in u`, the abductive

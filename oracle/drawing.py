@@ -15,6 +15,7 @@ from hypothesis.errors import FlakyFailure, Unsatisfiable
 
 from goi import api
 from goi.generators.typed import programs
+from goi.generators.composite import composite
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.rules import fired
@@ -28,7 +29,7 @@ from .classification import AGREE, BEYOND, FAILURES, OUTSIDE, klass as judged
 
 # ---- ill-typed programs ----------------------------------------------------------------------
 
-@st.composite
+@composite
 def ill_typed(draw, max_depth: int, **fragment):
     """A well-typed program made ill-typed at its root (our checker must reject it; the
     callers skip the rare one it accepts)."""

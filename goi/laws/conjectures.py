@@ -23,6 +23,7 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from goi import api
 from goi.generators.typed import contexts, small_constants, terms
+from goi.generators.composite import composite
 from goi.semantics import syntax as S
 from goi.semantics.errors import GoiError
 from goi.semantics.pretty import pretty
@@ -68,7 +69,7 @@ def closed_f(depth: int = 2):
     return terms((), (), F, max_depth=depth)
 
 
-@st.composite
+@composite
 def definitive_values(draw, type_: Type):
     """A closed value of type F or F → F with no provisional constant."""
     if type_ == F:
@@ -77,7 +78,7 @@ def definitive_values(draw, type_: Type):
     return S.Lam("yy", F, body)
 
 
-@st.composite
+@composite
 def beta_instances(draw, depth: int = 2):
     type_ = draw(st.sampled_from([F, Arrow(F, F)]))
     v = draw(definitive_values(type_))
@@ -85,7 +86,7 @@ def beta_instances(draw, depth: int = 2):
     return S.App(S.Lam("vv", type_, t), v), S.substitute(t, "vv", v)
 
 
-@st.composite
+@composite
 def let_instances(draw, depth: int = 2):
     type_ = draw(st.sampled_from([F, Arrow(F, F)]))
     u = draw(terms((), (), type_, max_depth=depth))
@@ -103,7 +104,7 @@ def _assoc(op: str, depth: int):
     )
 
 
-@st.composite
+@composite
 def let_floating_instances(draw, depth: int = 2, definitive_a: bool = False):
     """let xx = (let yy = a in b) in c  vs  let yy = a in let xx = b in c  (yy not free in c).
 
@@ -126,7 +127,7 @@ def let_floating_instances(draw, depth: int = 2, definitive_a: bool = False):
     return S.Let("xx", tb, S.Let("yy", ta, a, b), c), S.Let("yy", ta, a, S.Let("xx", tb, b, c))
 
 
-@st.composite
+@composite
 def eta_instances(draw, depth: int = 2):
     """λxx. f xx  vs  f, for a value f : F → F (a λ, provisional constants allowed)."""
     body = draw(terms((), (("yy", F),), F, max_depth=depth))
@@ -134,7 +135,7 @@ def eta_instances(draw, depth: int = 2):
     return S.Lam("xx", F, S.App(f, S.Var("xx"))), f
 
 
-@st.composite
+@composite
 def gc_instances(draw, depth: int = 2):
     """let vv = v in t  vs  t, with vv not free in t and v a value with no provisional
     constant: the box of v is garbage (a C0 over it), which GC removes (Prop. "Garbage

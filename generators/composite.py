@@ -1,0 +1,31 @@
+"""`@composite`: Hypothesis' `st.composite`, applied when the strategy is first asked for.
+
+Wrapping a function with `st.composite` reads its source file and parses it (Hypothesis warns
+when `draw` is never used), a few milliseconds each; at import time every command that loads
+the generators paid that for every composite, used or not (issue 53: about a twentieth of
+`goi props`' fixed cost). The strategy is the same object Hypothesis makes, made once on the
+first call, with the same arguments checked then.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from hypothesis import strategies as st
+
+
+def composite(f: Callable) -> Callable:
+    made: list = []
+    lock = threading.Lock()
+
+    def strategy(*args, **kwargs):
+        if not made:
+            with lock:
+                if not made:
+                    made.append(st.composite(f))
+        return made[0](*args, **kwargs)
+
+    strategy.__name__, strategy.__qualname__ = f.__name__, f.__qualname__
+    strategy.__module__, strategy.__doc__ = f.__module__, f.__doc__
+    return strategy

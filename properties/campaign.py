@@ -11,13 +11,17 @@ import inspect
 import math
 import time
 from dataclasses import asdict, dataclass
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
-from goi.campaigns.checkpoint import counts_of, list_of_objects, need, programs_of_range, whole
 from goi.campaigns.kinds import Plan
 from goi.campaigns.kinds import declare as declare_kind
-from goi.campaigns.runner import (Shard, check_division, exhaustive_counts, exhaustive_shards, index_shard,
-                                  seed_shards, space_fields)
+
+if TYPE_CHECKING:
+    from goi.campaigns.runner import Shard
+
+# The runner and the checkpoint's readers are imported where a campaign plans or checks a
+# shard: `goi props` imports this module with every property module (the property scan),
+# and most of its runs are no campaign.
 
 
 # ---- the exhaustive property campaign --------------------------------------------------------
@@ -111,6 +115,8 @@ class PropsWork:
     def check_result(self, shard: Shard, result: dict) -> None:
         """A recorded result this shard could have given (goi/campaigns/checkpoint.py): one count
         per program and property, each failure a program of the shard's range."""
+        from goi.campaigns.checkpoint import counts_of, list_of_objects, need, programs_of_range, whole
+
         programs = programs_of_range(shard, result)
         held, undecided = counts_of(result, "held", self.names), counts_of(result, "undecided", self.names)
         failures = list_of_objects(result, "failures")
@@ -146,6 +152,8 @@ class RandomPropsWork:
                 "properties": {r.name: r.to_json() for r in results}}
 
     def check_result(self, shard: Shard, result: dict) -> None:
+        from goi.campaigns.checkpoint import need, whole
+
         need(result.get("seed") == shard.start, f"shard {shard.key}: the record's seed is not the shard's")
         properties = result.get("properties")
         need(isinstance(properties, dict) and set(properties) == set(self.names),
@@ -213,6 +221,7 @@ class ExhaustiveProperties:
     """Every property that takes a program, on every shape (or program) of size ≤ N, or on one by index."""
 
     def plan(self, request: ExhaustiveRequest, options) -> Plan:
+        from goi.campaigns.runner import exhaustive_counts, exhaustive_shards, index_shard, space_fields
         from goi.generators.enumerate import Enumeration, Space
         from goi.generators.shapes import shape_space
 
@@ -281,6 +290,8 @@ class RandomProperties:
     """The random suite divided into seeded shards; each distinct failure shrunk once, from the lowest seed that found it."""
 
     def plan(self, request: RandomRequest, options) -> Plan:
+        from goi.campaigns.runner import check_division, seed_shards
+
         count, total = request.shards, request.examples
         check_division(count, "--shards", most=total, of=f"the {total:,} examples to share")
         per_shard = max(1, math.ceil(total / count))

@@ -21,12 +21,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
-from .cpu import CpuSeconds
 from .faults import CampaignFault
-from . import runner
-from .runner import CLUSTER_WAIT, Campaign, default_cluster
+
+if TYPE_CHECKING:
+    from .cpu import CpuSeconds
+
+# The runner (goi/campaigns/runner.py) is imported by `run` and the options' limits, not here:
+# a package that declares kinds is imported by every command that collects its other
+# declarations (goi props' property scan imports goi/properties/campaign.py), and most of
+# those never run a campaign.
 
 
 class CampaignUsage(CampaignFault):
@@ -47,7 +52,7 @@ class Options:
     max_programs: Optional[int] = None  # programs past which a campaign is refused (None: runner.MAX_PROGRAMS)
     max_estimate: Union[float, None, str] = "default"  # one core's seconds past which a timed plan is refused
     # (None: no bound; "default": runner.MAX_ESTIMATE)
-    wait: float = CLUSTER_WAIT  # seconds to reach a scheduler and for a worker to join
+    wait: Optional[float] = None  # seconds to reach a scheduler and for a worker to join (None: runner.CLUSTER_WAIT)
 
     def __post_init__(self):
         if self.resume and self.checkpoint is None:
@@ -63,11 +68,15 @@ class Options:
 
     @property
     def limit(self) -> int:
-        return runner.MAX_PROGRAMS if self.max_programs is None else self.max_programs
+        from .runner import MAX_PROGRAMS
+
+        return MAX_PROGRAMS if self.max_programs is None else self.max_programs
 
     @property
     def estimate_limit(self) -> Optional[float]:
-        return runner.MAX_ESTIMATE if self.max_estimate == "default" else self.max_estimate
+        from .runner import MAX_ESTIMATE
+
+        return MAX_ESTIMATE if self.max_estimate == "default" else self.max_estimate
 
 
 @dataclass
@@ -153,6 +162,9 @@ def run(which, request, options: Options = Options(), *, warn: Optional[Callable
     """Run a campaign of the kind `which` (a CampaignKind, or its `package:name`) on `request`:
     planned, run by runner.Campaign under `options`, merged. The plan, the checkpoint's
     warnings, a LocalCluster chosen for a large plan and the CPU time are said on `warn`."""
+    from . import runner
+    from .runner import Campaign, default_cluster
+
     chosen = which if isinstance(which, CampaignKind) else kind(which)
     plan = chosen.plan(request, options)
     warn = warn or (lambda _line: None)

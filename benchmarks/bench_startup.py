@@ -22,6 +22,13 @@ already checked judgement (best of `--repeat` runs each; what a run costs when s
 per-transition dispatch dominate).
 
     python benchmarks/bench_startup.py [--repeat 100] [--processes 20] [--compile-each-start]
+    python benchmarks/bench_startup.py --against DIR [--rounds 3] [--processes 10]
+
+`--against DIR` compares with another revision's source tree (a `git worktree` of it), run by
+PYTHONPATH with this interpreter and its libraries: the goi commands' starts, interleaved
+round by round, median CPU of each side and their ratio. Each side must import its own code
+(the machine module's file is under DIR for the other side, not under it for this one), or
+the comparison is refused.
 """
 
 from __future__ import annotations
@@ -80,8 +87,7 @@ def started(command: list, stdin: str, n: int, env: dict) -> tuple[float, float,
     return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus)
 
 
-def processes(n: int, env: dict) -> None:
-    root = Path(__file__).resolve().parent.parent
+def rows_of(root: Path) -> list:
     rows = [("python -c pass", [sys.executable, "-c", "pass"], ""),
             ("goi run -e 1", [sys.executable, "-m", "goi", "run", "-e", "1"], ""),
             ("goi typecheck -e 1", [sys.executable, "-m", "goi", "typecheck", "-e", "1"], ""),
@@ -92,6 +98,11 @@ def processes(n: int, env: dict) -> None:
             ("goi equiv (two programs)", [sys.executable, "-m", "goi", "equiv", "-e", "2 * {1}", "-e", "{1} * 2"], "")]
     if shutil.which("node"):
         rows.append((HARNESS, ["node", str(root / "benchmarks" / "zoo" / "visualiser.js")], "1"))
+    return rows
+
+
+def processes(n: int, env: dict) -> None:
+    rows = rows_of(Path(__file__).resolve().parent.parent)
     figures = {}
     print(f"| process ({n} starts) | best wall ms | median wall ms | best CPU ms | median CPU ms |")
     print("|---|---|---|---|---|")
@@ -107,17 +118,58 @@ def processes(n: int, env: dict) -> None:
     print(f"modules loaded by goi run -e 1: {done.stderr.strip().splitlines()[-1]}")
 
 
+def machine_file(env: dict) -> str:
+    probe = "import goi.semantics.machine as m; print(m.__file__)"
+    return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True,
+                          cwd=tempfile.gettempdir()).stdout.strip()
+
+
+def against(other: Path, rounds: int, n: int, env: dict) -> None:
+    """This tree's goi commands against `other`'s, interleaved; refused unless each side runs its own."""
+    sides = {"other": {**env, "PYTHONPATH": str(other)}, "this": {k: v for k, v in env.items() if k != "PYTHONPATH"}}
+    for side, side_env in sides.items():
+        where = Path(machine_file(side_env)).resolve()
+        if (side == "other") != where.is_relative_to(other.resolve()):
+            sys.exit(f"refused: the {side} side imports {where}, not its own code")
+        print(f"{side}: {where}")
+    rows = [row for row in rows_of(Path(__file__).resolve().parent.parent) if row[0] != HARNESS]
+    cpus: dict = {(side, name): [] for side in sides for name, _c, _s in rows}
+    for side_env in sides.values():  # one uncounted start each: bytecode and parser tables written
+        for _name, command, stdin in rows:
+            subprocess.run(command, input=stdin, capture_output=True, text=True, env=side_env, cwd=tempfile.gettempdir())
+    for _ in range(rounds):
+        for name, command, stdin in rows:
+            for side, side_env in sides.items():
+                for _ in range(n):
+                    before = os.times()
+                    subprocess.run(command, input=stdin, capture_output=True, text=True, env=side_env,
+                                   cwd=tempfile.gettempdir())
+                    after = os.times()
+                    cpus[(side, name)].append((after.children_user - before.children_user)
+                                              + (after.children_system - before.children_system))
+    print(f"| process ({rounds} rounds of {n} starts, interleaved) | {other.name} median CPU ms | this median CPU ms | ratio |")
+    print("|---|---:|---:|---:|")
+    for name, _c, _s in rows:
+        a, b = statistics.median(cpus[("other", name)]), statistics.median(cpus[("this", name)])
+        print(f"| {name} | {a * 1e3:.0f} | {b * 1e3:.0f} | {b / max(a, 1e-9):.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=100)
     ap.add_argument("--processes", type=int, default=20, help="fresh starts of each command")
     ap.add_argument("--compile-each-start", action="store_true",
                     help="no bytecode cache: every module without bytecode is compiled at each start")
+    ap.add_argument("--against", type=Path, metavar="DIR", help="another revision's source tree (a git worktree)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --against: interleaved rounds")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="goi-bytecode-") as cache:
         env = child_environment(None if args.compile_each_start else cache)
         print("bytecode: " + ("compiled at every start (--compile-each-start)" if args.compile_each_start
                               else "cached (a temporary PYTHONPYCACHEPREFIX, one uncounted start per command)"))
+        if args.against is not None:
+            against(args.against, args.rounds, args.processes, env)
+            return
         processes(args.processes, env)
     for n in (5, 10, 20, 40):
         text = let_chain(n)

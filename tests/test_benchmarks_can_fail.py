@@ -93,3 +93,13 @@ def test_the_startup_bench_runs_its_commands_from_cached_bytecode(tmp_path, monk
     assert compiled and all(Path(machine).parent.name in str(p.parent) for p in compiled), sorted(cache.rglob("*"))
     unwritten = bench.child_environment(None)
     assert unwritten["PYTHONDONTWRITEBYTECODE"] == "1" and "PYTHONPYCACHEPREFIX" not in unwritten
+
+
+def test_the_startup_comparison_refuses_a_tree_that_is_not_the_code_it_runs(tmp_path):
+    """`bench_startup.py --against DIR`: a folder with no goi of its own would run this
+    checkout's code on both sides, a ratio of 1 that measured nothing; it is refused."""
+    bench = bench_startup()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as refused:
+        bench.against(tmp_path / "empty", 1, 1, bench.child_environment(str(tmp_path / "bytecode")))
+    assert "refused: the other side imports" in str(refused.value)

@@ -4,6 +4,9 @@ Not a test. Run:  python benchmarks/bench_checks.py [--mode exhaustive|sampled|f
 
 For each program and each check alone, reports microseconds per transition of the run with
 that check, and the overhead factor against the run with no check.
+
+Times are CPU time of this process (`time.process_time`, the machine's deep-stack thread
+included), not wall time, which load moves far more (issue 53, item 7).
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from goi.semantics.checks import registry  # noqa: E402
 
 def timed(judgement, checks, mode):
     execution = goi.prepare(judgement, checks=checks, check_mode=mode, determinism_paths=8)
-    start = time.perf_counter()
+    start = time.process_time()
     outcome = execution.run(10_000_000)
-    return outcome, time.perf_counter() - start
+    return outcome, time.process_time() - start
 
 
 def main() -> None:

@@ -8,6 +8,9 @@ ratios only, never asserted. `--full` adds the whole-graph reference (check mode
 Per family, the fitted exponent k of the check cost per transition against the run's length
 (least squares of log(checked − bare)/transitions on log transitions over the three sizes):
 k ≈ 0 is a flat cost per transition, k ≈ 1 a quadratic run.
+
+Times are CPU time of this process (`time.process_time`, the machine's deep-stack thread
+included), not wall time, which load moves far more (issue 53, item 7).
 """
 
 from __future__ import annotations
@@ -37,9 +40,9 @@ FAMILIES = [
 def best(judgement, repeat: int, **options) -> tuple[float, goi.Result]:
     times, result = [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         result = goi.run(judgement, max_steps=10_000_000, **options)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     assert result is not None and result.status == "final", result and result.reason
     return min(times), result
 

@@ -72,18 +72,23 @@ def child_environment(cache: str | None) -> dict:
     return {**env, "PYTHONPYCACHEPREFIX": cache}
 
 
+def one_start(command: list, stdin: str, env: dict) -> tuple[float, float]:
+    """(wall, CPU) in seconds of one start, from a neutral directory; a command that fails
+    stops the bench (a failure's time is not a start's)."""
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env,
+                   cwd=tempfile.gettempdir())
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
 def started(command: list, stdin: str, n: int, env: dict) -> tuple[float, float, float, float]:
     """(best wall, median wall, best CPU, median CPU) in seconds of `n` fresh starts, after one
     start that is not counted (it writes the bytecode and goi's parser tables)."""
-    subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env)
-    walls, cpus = [], []
-    for _ in range(n):
-        before = os.times()
-        start = time.perf_counter()
-        subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env)
-        walls.append(time.perf_counter() - start)
-        after = os.times()
-        cpus.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
+    one_start(command, stdin, env)
+    walls, cpus = zip(*(one_start(command, stdin, env) for _ in range(n)))
     return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus)
 
 
@@ -136,17 +141,11 @@ def against(other: Path, rounds: int, n: int, env: dict) -> None:
     cpus: dict = {(side, name): [] for side in sides for name, _c, _s in rows}
     for side_env in sides.values():  # one uncounted start each: bytecode and parser tables written
         for _name, command, stdin in rows:
-            subprocess.run(command, input=stdin, capture_output=True, text=True, env=side_env, cwd=tempfile.gettempdir())
+            one_start(command, stdin, side_env)
     for _ in range(rounds):
         for name, command, stdin in rows:
             for side, side_env in sides.items():
-                for _ in range(n):
-                    before = os.times()
-                    subprocess.run(command, input=stdin, capture_output=True, text=True, env=side_env,
-                                   cwd=tempfile.gettempdir())
-                    after = os.times()
-                    cpus[(side, name)].append((after.children_user - before.children_user)
-                                              + (after.children_system - before.children_system))
+                cpus[(side, name)] += [one_start(command, stdin, side_env)[1] for _ in range(n)]
     print(f"| process ({rounds} rounds of {n} starts, interleaved) | {other.name} median CPU ms | this median CPU ms | ratio |")
     print("|---|---:|---:|---:|")
     for name, _c, _s in rows:

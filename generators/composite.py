@@ -9,22 +9,17 @@ first call, with the same arguments checked then.
 
 from __future__ import annotations
 
-import threading
+from functools import cache
 from typing import Callable
 
 from hypothesis import strategies as st
 
 
 def composite(f: Callable) -> Callable:
-    made: list = []
-    lock = threading.Lock()
+    made = cache(lambda: st.composite(f))  # two threads at once may each wrap it: the same strategy either way
 
     def strategy(*args, **kwargs):
-        if not made:
-            with lock:
-                if not made:
-                    made.append(st.composite(f))
-        return made[0](*args, **kwargs)
+        return made()(*args, **kwargs)
 
     strategy.__name__, strategy.__qualname__ = f.__name__, f.__qualname__
     strategy.__module__, strategy.__doc__ = f.__module__, f.__doc__

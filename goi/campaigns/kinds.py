@@ -163,18 +163,17 @@ def run(which, request, options: Options = Options(), *, warn: Optional[Callable
     planned, run by runner.Campaign under `options`, merged. The plan, the checkpoint's
     warnings, a LocalCluster chosen for a large plan and the CPU time are said on `warn`."""
     from . import runner
-    from .runner import Campaign, default_cluster
 
     chosen = which if isinstance(which, CampaignKind) else kind(which)
     plan = chosen.plan(request, options)
     warn = warn or (lambda _line: None)
-    cluster = default_cluster(options.cluster, plan.programs) if plan.large else options.cluster
+    cluster = runner.default_cluster(options.cluster, plan.programs) if plan.large else options.cluster
     if cluster != options.cluster:
         warn(f"{plan.programs:,} {plan.unit}: run on a Dask LocalCluster, one worker per core (--cluster to choose)")
-    campaign = Campaign(chosen.label, plan.shards, plan.work, plan.programs, plan.description, cluster=cluster,
-                        checkpoint=options.checkpoint, resume=options.resume, limit=options.limit,
-                        sample=runner.sample_of(plan.shards) if plan.timed else None,
-                        warn=warn, wait=options.wait, unit=plan.unit, max_estimate=options.estimate_limit)
+    campaign = runner.Campaign(chosen.label, plan.shards, plan.work, plan.programs, plan.description, cluster=cluster,
+                               checkpoint=options.checkpoint, resume=options.resume, limit=options.limit,
+                               sample=runner.sample_of(plan.shards) if plan.timed else None,
+                               warn=warn, wait=options.wait, unit=plan.unit, max_estimate=options.estimate_limit)
     if progress is None and not chosen.progress:
         progress = lambda *_: None  # noqa: E731
     results = campaign.run(progress=progress)

@@ -69,8 +69,15 @@ class RationalField:
         the budget can be crossed, not on the operands, which were checked when they were
         made: an operation on numbers within the budget makes one at most twice its size, so
         the check costs two bit lengths an operation and at most one operation past it."""
-        bits = max(result.numerator.bit_length(), result.denominator.bit_length())
-        if bits > self.max_bits:
+        # a Fraction's own fields, not its `numerator` and `denominator` properties (two
+        # Python calls an operation: a fifth of an arithmetic run's time)
+        try:
+            numerator, denominator = result._numerator, result._denominator
+        except AttributeError:  # not a Fraction: an integer a caller gave
+            numerator, denominator = result.numerator, result.denominator
+        max_bits = self.max_bits
+        if numerator.bit_length() > max_bits or denominator.bit_length() > max_bits:
+            bits = max(numerator.bit_length(), denominator.bit_length())
             raise BudgetExceeded(
                 "digits", f"a {op} would make a number of about {int(bits / BITS_PER_DIGIT)} digits (--max-digits {self.max_digits})"
             )

@@ -167,6 +167,83 @@ def test_transition_counts_add_up():
     assert o.rules["deep.decouple"] == 1
 
 
+# ---- the bare run's loop and `step` make the same run -------------------------------
+# Machine._run makes a transition itself when nothing observes the machine, and through
+# `step` and `apply` when something does: both ways must give the same run.
+
+def _both_ways(text, **options):
+    """(bare, observed): the same program run without observers and with one that does nothing."""
+    steps = options.pop("max_steps", goi.DEFAULT_MAX_STEPS)
+    strategy = options.pop("strategy", None)  # a function making each run's own strategy
+    bare = goi.prepare(text, **options, **({"strategy": strategy()} if strategy else {}))
+    observed = goi.prepare(text, **options, **({"strategy": strategy()} if strategy else {}))
+    observed.machine.after.append(lambda m, rule_id, redex: None)
+    traces = [], []
+    return [(e, e.run(steps, trace=lambda step, t=t: t.append(step)), t) for e, t in zip((bare, observed), traces)]
+
+
+def _same_run(text, **options):
+    (e0, r0, t0), (e1, r1, t1) = _both_ways(text, **options)
+    assert (r0.status, r0.value, r0.transitions, r0.rules, r0.reason, r0.limit) == \
+        (r1.status, r1.value, r1.transitions, r1.rules, r1.reason, r1.limit)
+    assert t0 == t1  # every step: its rule, the token's link, stacks and source span
+    m0, m1 = e0.machine, e1.machine
+    assert difference(m0.graph, m1.graph, m0.token, m1.token) is None
+    assert _by_ids(m0.graph) == _by_ids(m1.graph)  # the same graph to the ids: the same rewrites in the same order
+    return r0
+
+
+def _by_ids(g):
+    def ids(links):
+        return tuple(None if link is None else link.id for link in links)
+    return g.allocated(), sorted((n.id, n.kind, ids(n.ins), ids(n.outs), n.span) for n in g.nodes)
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED))
+def test_the_bare_loop_and_step_make_the_same_run(rel):
+    assert _same_run((PROGRAMS / rel).read_text()).status == "final"
+
+
+def test_the_bare_loop_and_step_end_alike():
+    squarings = "let sq = λx. x * x in sq (sq (sq (sq (sq (sq 12345)))))"
+    assert _same_run("1 / (2 - 2)", division="strict").status == "undefined"
+    assert _same_run(squarings, max_digits=50).limit == "digits"
+    assert _same_run((PROGRAMS / "visualiser/church_numerals_prog.goi").read_text(), max_steps=77).limit == "steps"
+    for seed in range(4):  # a ?-phase with two absorptions: the strategy is asked, and its choice made
+        logs = []
+        assert _same_run("let a = {1} in let b = {2} in (λu. u) (a + b)", strategy=lambda: _Recording(seed, logs)).value == 3
+        assert logs[0] == logs[1] and logs[0]
+
+
+class _Recording(RandomStrategy):
+    """A random strategy that writes down every choice it is asked for (its log one of `logs`)."""
+
+    def __init__(self, seed, logs):
+        super().__init__(seed)
+        self.log = []
+        logs.append(self.log)
+
+    def choose(self, options):
+        chosen = super().choose(options)
+        self.log.append((options.index(chosen), [(rule_id, [x.id for x in redex]) for rule_id, redex in options]))
+        return chosen
+
+
+@given(programs(max_depth=5))
+def test_the_bare_loop_and_step_make_the_same_run_on_generated_programs(term):
+    _same_run(term, max_steps=500_000)
+
+
+def test_the_digit_budget_reads_fractions_and_integers_alike():
+    from goi.semantics.values import BudgetExceeded
+
+    field = RationalField(max_digits=3)
+    assert field.mul(Fraction(31), Fraction(32)) == 992 and field.add(500, 499) == 999
+    for x, y in ((Fraction(999), Fraction(999)), (999, 999), (Fraction(1, 999), Fraction(1, 999))):
+        with pytest.raises(BudgetExceeded, match="product would make a number of about 6 digits"):
+            field.mul(x, y)
+
+
 # ---- a second opinion on generated programs ----------------------------------------
 
 def _agree(term):

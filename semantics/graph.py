@@ -164,7 +164,11 @@ def label(node: Node) -> str:
 def weight(nodes) -> int:
     """What nodes count against a run's graph budget (--max-nodes): one each, and an
     n-vector constant n more (its entries are held in the graph too)."""
-    return sum(1 + (len(n.data[0]) if n.kind == VCONST else 0) for n in nodes)
+    total = len(nodes)
+    for n in nodes:
+        if n.kind == VCONST:
+            total += len(n.data[0])
+    return total
 
 
 def _id(x) -> int:

@@ -135,11 +135,11 @@ def duplicate(m, box, con):
     !-box. It consumes the top element ℓ of the box stack to detect the Z-node").
     """
     g = m.graph
-    nodes, _boxes = g.contents(box)
-    m.reserve(G.weight(nodes) + 2 + len(box.doors), "copy.dup (a copy of a box)")
+    contents = g.contents(box)
+    m.reserve(G.weight(contents[0]) + 2 + len(box.doors), "copy.dup (a copy of a box)")
     came = m.token.box_stack.pop()
     j = came.dst_port
-    copy, _ = copy_box(g, box, box.parent)
+    copy, _ = copy_box(g, box, box.parent, contents=contents)
     g.set_inputs(con, con.ins[:j] + con.ins[j + 1 :])
     g.set_dst(came, copy.principal, 0)
     join_doors(g, [box, copy])  # G is closed: only ¿-doors, each pair meeting at a rotC_2

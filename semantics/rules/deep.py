@@ -33,9 +33,9 @@ def _copies(m, box: G.Box, n: int, rule_id: str, extra_per_copy: int = 0) -> lis
     """The box itself and n-1 copies of it (names refreshed in the copies), at its level;
     the graph budget is checked before anything is copied."""
     g = m.graph
-    nodes, _boxes = g.contents(box)
-    m.reserve((n - 1) * (G.weight(nodes) + 1 + len(box.doors)) + n * extra_per_copy, f"{rule_id} ({n} copies of a box)")
-    return [box] + [copy_box(g, box, box.parent)[0] for _ in range(n - 1)]
+    contents = g.contents(box)  # the same for every copy: a copy is made beside the box, not in it
+    m.reserve((n - 1) * (G.weight(contents[0]) + 1 + len(box.doors)) + n * extra_per_copy, f"{rule_id} ({n} copies of a box)")
+    return [box] + [copy_box(g, box, box.parent, contents=contents)[0] for _ in range(n - 1)]
 
 
 @rewrite("deep.contract", flag="?", site="reachable", on=[G.CON], match=_deep_redex, feature="deep contraction")

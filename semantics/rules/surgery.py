@@ -11,7 +11,8 @@ from .. import graph as G
 from ..types import names_of
 
 
-def copy_box(g: G.Graph, box: G.Box, parent: Optional[G.Box], refresh: bool = True) -> tuple[G.Box, dict[G.Node, G.Node]]:
+def copy_box(g: G.Graph, box: G.Box, parent: Optional[G.Box], refresh: bool = True,
+             contents: Optional[tuple[list[G.Node], list[G.Box]]] = None) -> tuple[G.Box, dict[G.Node, G.Node]]:
     """Copy `box` (doors, content, nested boxes) into `parent`.
 
     The copy's auxiliary doors get new, dangling output links, and its
@@ -20,9 +21,10 @@ def copy_box(g: G.Graph, box: G.Box, parent: Optional[G.Box], refresh: bool = Tr
     interface (root and doors) is replaced by a globally fresh one (the
     paper's π_N, N the interface names); the validation map extends to them
     because a fresh name is only ever used for the copy of one name.
-    Returns the copy and the map from original to copied nodes.
+    `contents` is `g.contents(box)` when the caller has it already (a rule that checked
+    the graph budget against it). Returns the copy and the map from original to copied nodes.
     """
-    nodes, boxes = g.contents(box)
+    nodes, boxes = contents if contents is not None else g.contents(box)
     box_map: dict[G.Box, G.Box] = {}
     new = g.new_box(parent)
     box_map[box] = new

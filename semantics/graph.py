@@ -26,6 +26,7 @@ journals of incremental checks) through one hook, `_changing`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional
@@ -72,10 +73,15 @@ class EType:
         return EType(self.kind, rename(self.type, mapping))
 
 
+# An enriched type is a value (frozen), so links of one type share one: the translation asks
+# for one a link, and making a frozen dataclass costs about a microsecond (types hash in
+# constant time: arrows are hash-consed). Bounded, so that a long campaign's types can go.
+@functools.lru_cache(maxsize=4096)
 def plain(t: Type) -> EType:
     return EType("", t)
 
 
+@functools.lru_cache(maxsize=4096)
 def bang(t: Type) -> EType:
     return EType("!", t)
 
@@ -394,7 +400,8 @@ class Graph:
             self.version += 1
             self.nodes.discard(node)
             (self.top if node.box is None else node.box.nodes).discard(node)
-            self.inputless.discard(node)
+            if not node.ins:  # a node is in `inputless` exactly when it has no input port
+                self.inputless.discard(node)
         node.ins = []
         node.outs = []
 

@@ -115,7 +115,8 @@ def gc_rule(rule_id: str, match: Callable, **attributes):
 def sites(flag, many: bool = False):
     """Declare `fn(machine)` as the site function of `flag`. A place is (site kind, node
     kind, place) — the node kind of the place's node, None for a place without one. With
-    `many` (the ?-phase, where the strategy chooses), `fn` yields the places in the order in
+    `many` (the ?-phase, where the strategy chooses), `fn` returns an iterable of the places
+    (a generator, so that the default strategy's search stops at the first) in the order in
     which redexes are listed (the default strategy takes the first); otherwise it returns the
     one place there is, or None, and the rules of that place exclude each other (outside a
     ?-phase there is no choice: at most one rule matches)."""

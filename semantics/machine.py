@@ -125,6 +125,7 @@ class Machine:
         self.token = Token(graph.root)
         self.steps = 0
         self.counts: Counter = Counter()
+        self.last_rule: Optional[str] = None  # the rule of the last transition made (a report's "after step n (rule)")
         # Called as fn(machine, rule_id, redex) just before / just after each transition.
         self.before: list[Callable[["Machine", str, tuple], None]] = []
         self.after: list[Callable[["Machine", str, tuple], None]] = []
@@ -176,6 +177,7 @@ class Machine:
                 graph.span = None
         self.steps += 1
         self.counts[rule_id] += 1
+        self.last_rule = rule_id
         for observer in self.after:
             observer(self, rule_id, redex)
 
@@ -270,6 +272,7 @@ class Machine:
                         by_id[rule_id].apply(self, *redex)
                         self.steps += 1
                         counts[rule_id] += 1
+                        self.last_rule = rule_id
                 else:
                     options = redexes(self, limit)
                     if not options:
@@ -290,6 +293,7 @@ class Machine:
                                 graph.span = None
                         self.steps += 1
                         counts[rule_id] += 1
+                        self.last_rule = rule_id
             except BudgetExceeded as exc:
                 return Outcome("budget", None, self.steps, Counter(counts), str(exc), exc.limit)
             except Undefined as exc:
@@ -309,5 +313,6 @@ def clone_machine(m: Machine, strategy=None) -> Machine:
     t = m.token
     copy.token = Token(links[t.position], t.direction, t.flag, list(t.stack), [links[l] for l in t.box_stack])
     copy.steps = m.steps
+    copy.last_rule = m.last_rule
     return copy
 

@@ -326,7 +326,14 @@ def test_productivity_catches_a_missing_pass_rule():
     kinds, direction, port = rule.at
     with using(DEFAULT.replace(rule.id, at=(tuple(k for k in kinds if k != G.CON), direction, port))):
         v = violated("(λx. x + x) 2", ["productivity"])
+        # the rule the report names is the last the run made: its trace's, run without checks
+        trace = []
+        Machine(translate(execution.check("(λx. x + x) 2"))).run(100_000, trace=trace.append)
+        outcome, monitor = run_checked("(λx. x + x) 2", ["productivity"])
     assert v.check == "productivity" and "no transition" in v.message
+    assert (v.step, v.rule) == (trace[-1].number, trace[-1].rule) and v.rule is not None
+    # productivity reads only the outcome: the monitor attaches nothing to every transition
+    assert monitor.machine.after == [] and monitor.violation.rule == v.rule
 
 
 # ---- data-flow shape of results ----------------------------------------------------------

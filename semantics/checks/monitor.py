@@ -19,7 +19,6 @@ class Monitor:
         self.seconds: dict[str, float] = defaultdict(float)
         self.runs: dict[str, int] = defaultdict(int)  # times each check was consulted
         self.violation: Optional[InvariantViolation] = None
-        self.last_rule: Optional[str] = None
         # whom to consult after a rewrite, and after a pass: checks with a per-transition part
         on_rewrites = [c for c in checks if type(c).after is not Check.after]
         self.on_rewrites = [(c.name, c.after) for c in on_rewrites]  # bound once: called per transition
@@ -27,7 +26,8 @@ class Monitor:
         if machine.monitor is not None:
             raise ValueError("this machine has a monitor already")
         machine.monitor = self
-        machine.after.append(self._after)
+        if self.on_rewrites:  # a machine nothing observes makes its transitions without the observers' calls
+            machine.after.append(self._after)
 
     def _timed(self, check: Check, method: str, *args) -> None:
         self.runs[check.name] += 1
@@ -40,7 +40,6 @@ class Monitor:
     def _after(self, machine, rule_id, redex) -> None:
         """What `_timed` does for each check with a per-transition part, inlined (it runs
         after every transition)."""
-        self.last_rule = rule_id
         seconds, runs, clock = self.seconds, self.runs, time.perf_counter
         for name, after in self.on_passes if machine.rules[rule_id].kind == PASS else self.on_rewrites:
             runs[name] += 1
@@ -67,7 +66,7 @@ class Monitor:
         except InvariantViolation as v:
             if v.step is None:
                 v.step = m.steps
-                v.rule = self.last_rule
+                v.rule = m.last_rule
             self.violation = v
             return Outcome("violation", None, m.steps, m.counts.copy(), v.describe(), rules=m.rules)
         finally:  # the journals stop recording: the run is over, whatever its outcome

@@ -33,8 +33,6 @@ class BudgetFinding(Finding):
 def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, strategy=None, params=None, graph=None):
     """Run a closed program (or a given graph of it) on the machine with the given checks,
     through the one pipeline of goi.api; returns (judgement, machine, result)."""
-    from .reference import deep_decouplings
-
     execution = Execution(
         term,
         params=params,
@@ -49,7 +47,12 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
     started(execution, config.max_steps)
     result = execution.run(config.max_steps)
     judgement = execution.judgement
-    record(result, deep_decouplings=deep_decouplings(judgement) if fired(result.rules, DECOUPLING) else 0)
+    deep = 0
+    if fired(result.rules, DECOUPLING):  # counted by the reference evaluator, loaded only when one fired
+        from .reference import deep_decouplings
+
+        deep = deep_decouplings(judgement)
+    record(result, deep_decouplings=deep)
     if result.status == "budget":
         raise BudgetFinding(prop, f"a budget stopped the run: {result.reason}", _show(term))
     if result.status == "violation":

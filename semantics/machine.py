@@ -99,11 +99,13 @@ class Outcome:
 
     @property
     def passes(self) -> int:
-        return sum(c for r, c in self.counts.items() if self.rules[r].kind == PASS)
+        rules = self.rules.by_id  # the plain dict: asked after every run
+        return sum(c for r, c in self.counts.items() if rules[r].kind == PASS)
 
     @property
     def rewrites(self) -> int:
-        return sum(c for r, c in self.counts.items() if self.rules[r].kind == REWRITE)
+        rules = self.rules.by_id
+        return sum(c for r, c in self.counts.items() if rules[r].kind == REWRITE)
 
 
 class Machine:

@@ -11,6 +11,8 @@ import sys
 import threading
 from typing import Callable, TypeVar
 
+from .errors import TOO_DEEP, LimitError
+
 T = TypeVar("T")
 
 STACK_BYTES = 1 << 29  # 512 MiB of address space (only the pages touched are used)
@@ -28,8 +30,6 @@ def deep(fn: Callable[..., T], *args) -> T:
     LimitError on the ordinary stack may be the parser refusing a nesting only the ordinary
     stack cannot walk: the deep stack decides. The one way goi's pipeline reaches the deep
     stack (goi.execution; the CLI runs each command on it from the start)."""
-    from .errors import TOO_DEEP, LimitError
-
     try:
         return fn(*args)
     except LimitError as exc:  # the parser refuses depths the current limit cannot walk
@@ -47,8 +47,6 @@ def with_deep_stack(fn: Callable[..., T], *args, **kwargs) -> T:
     if getattr(_local, "deep", False):  # already on a deep stack: call directly
         return fn(*args, **kwargs)
     if sys.platform == "emscripten":  # the browser playground (Pyodide): no thread to start
-        from .errors import LimitError
-
         raise LimitError("the program is nested too deeply for the browser's stack (no thread with a larger one "
                          "can start under WebAssembly): run it with the goi command", beyond_any_stack=True)
     result: list = []

@@ -6,8 +6,10 @@ import time
 from collections import defaultdict
 from typing import Optional
 
+from ..machine import Outcome
 from ..rules import PASS
 from .base import Check, InvariantViolation
+from .incremental import stop as stop_recording
 
 
 class Monitor:
@@ -53,8 +55,6 @@ class Monitor:
                 seconds[name] += clock() - start
 
     def run(self, max_steps: int = 1_000_000, trace=None, stop=None):
-        from ..machine import Outcome
-
         m = self.machine
         try:
             for check in self.checks:
@@ -70,9 +70,7 @@ class Monitor:
             self.violation = v
             return Outcome("violation", None, m.steps, m.counts.copy(), v.describe(), rules=m.rules)
         finally:  # the journals stop recording: the run is over, whatever its outcome
-            from .incremental import stop
-
-            stop(m)
+            stop_recording(m)
             for check in self.checks:
                 journal = getattr(check, "journal", None)
                 if journal is not None:

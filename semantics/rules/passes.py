@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import graph as G
 from ..token import AT, DOWN, LAMBDA, STAR, UP, Marker
+from ..values import apply_sigma
 from .registry import pass_rule
 
 ORDER = 10  # its place in the order of declaration (semantics.rules)
@@ -143,8 +144,6 @@ def op0_left_down(m, node, port):
     (In, ↓, $0, (X1 $ X2):S, B). The value is computed by the field (`semantics/values.py`;
     division by zero: see "Division"). Source: [Stab] case $0; [Fact] part 2.
     """
-    from ..values import apply_sigma
-
     s = m.token.stack
     x1, x2 = s.pop(), s.pop()
     op, _name = node.data

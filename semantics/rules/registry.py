@@ -144,7 +144,7 @@ class RuleSet(Mapping):
         Machine(graph, rules=variant)
     """
 
-    __slots__ = ("_rules", "_sites", "_passes", "_rewrites", "_sorted", "_except")
+    __slots__ = ("_rules", "_sites", "_passes", "_rewrites", "_sorted", "_except", "_featured")
 
     def __init__(self, rules: Iterable[Rule], site_functions: Optional[dict] = None):
         ordered: dict[str, Rule] = {}
@@ -180,6 +180,7 @@ class RuleSet(Mapping):
             for flag, (fn, many) in self._sites.items()})
         setattr_(self, "_sorted", tuple(sorted(ordered)))  # the IDs sorted, once: a run's report lists them so
         setattr_(self, "_except", {})  # kind -> sorted_except(kind), filled when first asked
+        setattr_(self, "_featured", {})  # feature -> the IDs with_feature gives, filled when first asked
 
     def __setattr__(self, name, value):
         raise AttributeError("a RuleSet is immutable: make a variant with replace, add, remove or with_sites")
@@ -273,7 +274,12 @@ class RuleSet(Mapping):
         return ids
 
     def with_feature(self, feature: str) -> list[str]:
-        return [r for r, rule in self._rules.items() if rule.feature == feature]
+        """The IDs of the rules exercising `feature`, in declared order (asked after every run
+        of a property: kept)."""
+        ids = self._featured.get(feature)
+        if ids is None:
+            ids = self._featured[feature] = tuple(r for r, rule in self._rules.items() if rule.feature == feature)
+        return list(ids)
 
     # ---- dispatch: what the machine asks at each step
     def redexes(self, machine, limit: int = 0) -> list[tuple[str, tuple]]:

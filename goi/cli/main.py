@@ -84,6 +84,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     return with_deep_stack(work)
 
 
+def program() -> int:
+    """The `goi` program (pyproject's script, `python -m goi`): `main` on the process's own
+    arguments, then the interpreter's exit is spared walking what is left (goi.cli.heap)."""
+    from .heap import leaving
+
+    code = main()
+    leaving()
+    return code
+
+
 def _main(argv: list[str]) -> int:
     out = Output()
 

@@ -201,6 +201,7 @@ def _run(args) -> int:
     from ...oracle.protocols import split_command, unstartable
     from ...oracle.survey import Oracle
     from ...progress import PROGRESS, quiet
+    from ..heap import loaded
 
     reading = apply_target(args)
     if args.impl is None:
@@ -237,7 +238,7 @@ def _run(args) -> int:
             + (f"; the notation implies {','.join(sorted(implied))}" if implied else "") + ")", sys.stderr)
     oracle = Oracle(config, progress, campaign_warn)
     try:
-        with quiet(args.json):
+        with quiet(args.json), loaded():
             report = oracle.run()
     except NotationError as exc:  # a declaration that prints what it does not read back
         raise UsageError(str(exc)) from None

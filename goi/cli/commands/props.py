@@ -63,6 +63,7 @@ def run(args, _source, out) -> int:
 
     from ...properties import coverage, driver
     from ...progress import quiet
+    from ..heap import loaded
 
     names = properties_to_run(args.names)
     if (args.concrete or args.order != 1) and args.exhaustive is None and args.index is None:
@@ -86,7 +87,7 @@ def run(args, _source, out) -> int:
 
     # Hypothesis and the properties may print; under --json only the one object goes to stdout.
     to_stderr = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
-    with quiet(args.json), to_stderr, coverage.recording() as recorder:
+    with quiet(args.json), to_stderr, coverage.recording() as recorder, loaded():
         results, interrupted = driver.run_suite(names, args.profile, args.examples, args.seed, args.replay, on_result=show)
     summary = recorder.summary()
     if args.json:

@@ -19,6 +19,7 @@ from ..errors import UsageError
 
 def run(args, _source, out) -> int:
     from ...progress import quiet
+    from ..heap import loaded
     from ...reports import collect, write
     from ...reports.collect import SCHEMA, merge, section_from
     from ...reports.pictures import MissingExtra
@@ -49,7 +50,7 @@ def run(args, _source, out) -> int:
             if not args.json:
                 say(f"{r.name:<14} {r.status:<11} {r.runs:>6} runs  {r.seconds:7.2f}s", sys.stderr)
 
-        with quiet(args.json):
+        with quiet(args.json), loaded():
             data = collect(names, args.profile, args.examples, args.seed, on_result=show)
     for path in args.include or ():
         try:

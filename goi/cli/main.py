@@ -89,9 +89,10 @@ def program() -> int:
     arguments, then the interpreter's exit is spared walking what is left (goi.cli.heap)."""
     from .heap import leaving
 
-    code = main()
-    leaving()
-    return code
+    try:
+        return main()
+    finally:  # --help and --version leave by SystemExit
+        leaving()
 
 
 def _main(argv: list[str]) -> int:

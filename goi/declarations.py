@@ -2,7 +2,10 @@
 package carrying its record in one attribute (a property's `property`, a campaign kind's
 `campaign_kind`), and adding one is writing it in a module of that package — nothing is
 registered anywhere. The collector imports every module of the package and gathers the
-records declared there (not those a module imported from elsewhere), by name.
+records declared there (not those a module imported from elsewhere), by name. A module whose
+name starts with `_` is the package's own business and declares nothing: it is not imported
+(properties/_shards.py: the campaign works, which `goi props` need not make to find its
+properties).
 
 The engine's own declarations (rules, checks) are found the same way by the engine itself,
 which sits below this module (goi/layout.py); goi's commands too (goi/cli/commands).
@@ -15,9 +18,11 @@ import pkgutil
 
 
 def modules_of(package: str) -> list:
-    """Every module of the package, imported, in the order of their names."""
+    """Every module of the package but those named private (`_…`), imported, in the order of
+    their names."""
     root = importlib.import_module(package)
-    return [importlib.import_module(f"{package}.{info.name}") for info in pkgutil.iter_modules(root.__path__)]
+    return [importlib.import_module(f"{package}.{info.name}") for info in pkgutil.iter_modules(root.__path__)
+            if not info.name.startswith("_")]
 
 
 def declared(package: str, attribute: str, record: type) -> dict:

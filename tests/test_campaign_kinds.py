@@ -118,6 +118,15 @@ def test_a_kind_is_refused_when_unknown_declared_twice_or_incomplete(toy):
                 return None
 
 
+def test_a_module_named_private_is_not_imported_by_the_collector_and_declares_nothing(toy):
+    """goi/declarations.py: `_…` modules are their package's own business (properties/_shards.py
+    keeps the campaign works out of every `goi props`' property scan)."""
+    (toy / "_private.py").write_text(textwrap.dedent(TOY).replace('"multiples"', '"private"'))
+    kinds.kinds.cache_clear()
+    assert sorted(kinds.kinds("toy_campaigns")) == ["multiples"]
+    assert "toy_campaigns._private" not in sys.modules and "toy_campaigns.counting" in sys.modules
+
+
 def test_the_commands_kinds_are_declarations_found_by_the_collector():
     declared = {package: sorted(kinds.kinds(package)) for package in ("goi.properties", "goi.laws", "goi.oracle")}
     assert declared == {"goi.properties": ["exhaustive", "random"], "goi.laws": ["exhaustive"],

@@ -78,6 +78,13 @@ def test_a_command_doing_its_work_loads_only_the_heavy_libraries_that_work_needs
     assert sorted(tops & set(HEAVY) - needed) == []
 
 
+def test_goi_props_finds_its_properties_without_making_the_campaign_works():
+    """The property scan imports every module of goi.properties but the private ones: the
+    campaign's works and requests (properties/_shards.py) are made when a campaign is asked for."""
+    assert "goi.properties._shards" not in loaded("props", "soundness", "--examples", "2", "--profile", "ci")
+    assert "goi.properties._shards" in loaded("props", "soundness", "--exhaustive", "2", "--concrete")
+
+
 def test_a_check_is_loaded_when_asked_for():
     modules = loaded("run", "-e", "1 + 2", "--check", "graph")
     assert "goi.semantics.checks.graph_criterion" in modules

@@ -2,7 +2,10 @@
 (goi/campaigns/runner.py) runs shard by shard — every exhaustive property on every program of a
 size range (`goi props --exhaustive N`), the suite from a seed (`goi props --cluster`) — and
 the two campaign kinds that plan them and merge their results (`goi.properties:exhaustive`,
-`goi.properties:random`; goi/campaigns/kinds.py). The conjectures' kind is goi/laws/campaign.py's.
+`goi.properties:random`; goi/campaigns/kinds.py). The works and the kinds' requests are
+written in properties/_shards.py and reached through this module (`PropsWork`,
+`RandomPropsWork`, `ExhaustiveRequest`, `RandomRequest`). The conjectures' kind is
+goi/laws/campaign.py's.
 """
 
 from __future__ import annotations

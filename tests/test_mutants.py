@@ -84,6 +84,19 @@ def test_form_catches_folding_that_deletes_a_provisional_constant():
     assert "deleted node" in v.message or "no source" in v.message
 
 
+def test_a_violation_with_several_problems_is_told_alike_in_every_run():
+    """The problem a whole-graph check names first is chosen by the elements' ids, not by the
+    order a set of them iterates in (memory addresses, which differ from run to run): the same
+    program gives the same message every time, incrementally and whole."""
+    with mutated("rw.op.keep", folding_deletes_a_provisional_constant):
+        told = set()
+        for mode in ("exhaustive", "full") * 4:
+            v = run_checked("(λx. x + x) {1}", ["form"], check_mode=mode)[1].violation
+            assert "more problems" in v.message
+            told.add(v.describe())
+    assert len(told) == 1, told
+
+
 def copying_duplicates_a_provisional_constant(m, box, con):
     """Mutant of copy.dup: the copy's ¿-doors get a new ¡ over a copy of the constant."""
     g = m.graph

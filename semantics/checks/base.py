@@ -200,8 +200,16 @@ class GraphCheck(Check):
                 self.journal.attach(graph)
         self.seen = (graph, graph.version)
         if problems:
+            if len(problems) > 1:  # the one told first must not depend on the order of a set
+                problems = sorted(problems, key=_problem_key)
             message, nodes = problems[0]
             more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
             raise self.fail(message + more, nodes)
 
 
+def _problem_key(problem: tuple) -> tuple:
+    """Problems in a fixed order: by the ids of their elements (ids are handed out in order,
+    the same in every run of a program), then by message. The sets they are found in iterate
+    in an order of memory addresses, which differs from one run to the next."""
+    message, nodes = problem
+    return tuple(sorted((0, x.id, "") if hasattr(x, "id") else (1, 0, repr(x)) for x in nodes)), message

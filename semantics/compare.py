@@ -253,13 +253,17 @@ def _components(rest: set, new_canon, describe) -> tuple:
     components = []
     left = set(rest)
     while left:
+        first = next(iter(left))
         probe = new_canon()
-        probe.visit(next(iter(left)))
+        probe.visit(first)
         members = [x for x in probe.num if isinstance(x, G.Node)]
         best = None
         for start in _least_starts(members):
-            d = new_canon()
-            d.visit(start)
+            if start is first:  # the probe is this start's traversal
+                d = probe
+            else:
+                d = new_canon()
+                d.visit(start)
             desc = describe(d)
             if best is None or desc < best:
                 best = desc
@@ -276,7 +280,11 @@ def _least_starts(members: list) -> list:
     components). Every node of that class is traversed and the least description kept, so
     the result is canonical whatever the refinement leaves tied; refinement only makes the
     class small (a one-hop prefix leaves hundreds of starts tied in the garbage of long
-    runs: quadratic)."""
+    runs: quadratic). A refinement round only splits classes, and the least class of a round
+    is within the least of the round before (a key starts with the colour it refines): once
+    that class has one node it is the answer, and the rounds left are not made."""
+    if len(members) == 1:
+        return members
     links = {l for n in members for l in (*n.ins, *n.outs) if l is not None}
 
     def numbered(keys: dict) -> dict:
@@ -293,6 +301,10 @@ def _least_starts(members: list) -> list:
         keys[l] = repr(("link", l.type.kind, _abstract_type(l.type.type, [])))
     colour = numbered(keys)
     for _ in range(4):
+        least = min(colour[n] for n in members)
+        starts = [n for n in members if colour[n] == least]
+        if len(starts) == 1:
+            return starts
         keys = {}
         for n in members:
             keys[n] = (colour[n], tuple(colour.get(l, -1) for l in n.ins), tuple(colour.get(l, -1) for l in n.outs))

@@ -35,6 +35,7 @@ class PropsWork:
         from .profiles import config
         from .suite import registry
         from .runner import BudgetFinding, Finding
+        from .sharing import sharing
 
         enumeration = Enumeration(Space(**self.space))
         cfg = config(self.profile)
@@ -43,10 +44,12 @@ class PropsWork:
         checks = {name: prop.check for name, prop in registry().items()}
         failures = []
         started = time.perf_counter()
-        with discarding():  # a shard reports counts, not the rules' coverage
+        # a shard reports counts, not the rules' coverage; the properties share a program's runs
+        with discarding(), sharing() as shared:
             for index, term in zip(range(shard.start, shard.stop), enumeration.programs(shard.size, shard.start, shard.stop)):
                 if self.shapes:
                     term = assigned(term, "generic")
+                shared.begin(term)
                 for name in self.names:
                     try:
                         checks[name](term, cfg)

@@ -10,6 +10,7 @@ from goi.semantics.pretty import pretty
 from goi.semantics.rules import DECOUPLING, fired
 
 from .coverage import record, started
+from .sharing import active
 
 
 class Finding(AssertionError):
@@ -32,7 +33,29 @@ class BudgetFinding(Finding):
 
 def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, strategy=None, params=None, graph=None):
     """Run a closed program (or a given graph of it) on the machine with the given checks,
-    through the one pipeline of goi.api; returns (judgement, machine, result)."""
+    through the one pipeline of goi.api; returns (judgement, machine, result). Inside
+    `sharing()` (an exhaustive shard), a run the properties before made of this program may
+    stand for it (properties/sharing.py says when)."""
+    shared = active() if strategy is None and params is None and graph is None else None
+    if shared is None:
+        judgement, machine, result = _made(term, config, list(checks), gc, strategy, params, graph)
+    else:
+        judgement, machine, result = shared.run(term, prop, config, tuple(checks), gc,
+                                                lambda names: _made(term, config, names, gc, None, None, None))
+    deep = 0
+    if fired(result.rules, DECOUPLING):  # counted by the reference evaluator, loaded only when one fired
+        from .reference import deep_decouplings
+
+        deep = deep_decouplings(judgement)
+    record(result, deep_decouplings=deep)
+    if result.status == "budget":
+        raise BudgetFinding(prop, f"a budget stopped the run: {result.reason}", _show(term))
+    if result.status == "violation":
+        raise Finding(prop, result.reason or "", _show(term))
+    return judgement, machine, result
+
+
+def _made(term, config, checks: list, gc: bool, strategy, params, graph) -> tuple:
     execution = Execution(
         term,
         params=params,
@@ -46,18 +69,7 @@ def run(term, prop: str, config, checks: Iterable[str] = (), gc: bool = False, s
     )
     started(execution, config.max_steps)
     result = execution.run(config.max_steps)
-    judgement = execution.judgement
-    deep = 0
-    if fired(result.rules, DECOUPLING):  # counted by the reference evaluator, loaded only when one fired
-        from .reference import deep_decouplings
-
-        deep = deep_decouplings(judgement)
-    record(result, deep_decouplings=deep)
-    if result.status == "budget":
-        raise BudgetFinding(prop, f"a budget stopped the run: {result.reason}", _show(term))
-    if result.status == "violation":
-        raise Finding(prop, result.reason or "", _show(term))
-    return judgement, execution.machine, result
+    return execution.judgement, execution.machine, result
 
 
 def _show(term) -> str:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from bench_startup import child_environment
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -35,8 +36,8 @@ COMMANDS = {
 
 
 def environment(tree: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
-    return dict(env, PYTHONPATH=str(tree), PYTHONPYCACHEPREFIX=str(Path("/tmp") / "goi-bench-pyc"))
+    """bench_startup's children's environment (bytecode cached), `tree` first on PYTHONPATH."""
+    return {**child_environment("/tmp/goi-bench-pyc"), "PYTHONPATH": str(tree)}
 
 
 def own_code(tree: Path) -> bool:

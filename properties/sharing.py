@@ -51,7 +51,6 @@ class SharedRuns:
         self.term = None
         self.kept: dict[bool, _Kept] = {}
         self.shared = 0  # runs handed to a property instead of a run of its own
-        self.made = 0  # runs made for a property
 
     def begin(self, term) -> None:
         """The next program: nothing of the last one is handed on."""
@@ -66,7 +65,6 @@ class SharedRuns:
         asked = self.asked.setdefault(gc, set())
         asked |= wanted
         if term is not self.term:  # not the program under way: a run of its own
-            self.made += 1
             return make(list(checks))
         kept = self.kept.get(gc)
         if kept is not None and kept.config is not config:
@@ -75,14 +73,12 @@ class SharedRuns:
             kept.takers.add(prop)
             self.shared += 1
             return kept.triple
-        self.made += 1
         union = frozenset(asked)
         if union == wanted:
             triple = make(list(checks))
         else:
             triple = make(_in_order(union))
             if triple[2].status == "violation":  # another property's check may have stopped it
-                self.made += 1
                 return make(list(checks))
         if triple[2].status != "violation" and (kept is None or not wanted <= kept.checks):
             self.kept[gc] = _Kept(config, union, triple, prop)

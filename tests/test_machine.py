@@ -10,7 +10,7 @@ import goi
 
 from goi.generators.typed import programs
 from goi.properties.reference import reference_value
-from goi.semantics.compare import difference
+from goi.semantics.compare import difference, isomorphic
 from goi.semantics.machine import Machine, RandomStrategy
 from goi.semantics.pretty import pretty
 from goi.semantics.translate import translate
@@ -188,7 +188,9 @@ def _same_run(text, **options):
         (r1.status, r1.value, r1.transitions, r1.rules, r1.reason, r1.limit)
     assert t0 == t1  # every step: its rule, the token's link, stacks and source span
     m0, m1 = e0.machine, e1.machine
-    assert difference(m0.graph, m1.graph, m0.token, m1.token) is None
+    # Canonical forms, not `difference`: its VF2 cross-check is exponential on graphs with many alike
+    # parts (one deep example of 880 steps took 274 CPU-s); VF2's agreement has its own test in test_graph.py
+    assert isomorphic(m0.graph, m1.graph, m0.token, m1.token)
     assert _by_ids(m0.graph) == _by_ids(m1.graph)  # the same graph to the ids: the same rewrites in the same order
     return r0
 

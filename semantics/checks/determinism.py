@@ -74,6 +74,8 @@ class Determinism(Check):
         self.explored = 0
         self.sampled_phases = 0
         self.snapshot = None
+        self.choices = 0  # ?-states seen to offer more than one rewrite
+        self.unlooked = 0  # ?-phases not looked at (check mode sampled, past its schedule)
 
     def after(self, machine, rule_id, redex) -> None:
         raises = machine.rules[rule_id].sets_flag
@@ -82,6 +84,7 @@ class Determinism(Check):
             k = self.phase_count
             self.due = self.due or self.mode != "sampled" or k <= 16 or (k & (k - 1)) == 0
             self.watching = self.due
+            self.unlooked += not self.due
             self.snapshot = None
         elif raises == "!":  # it ends
             self.watching = False
@@ -91,6 +94,7 @@ class Determinism(Check):
             return
         if self.watching and machine.token.flag == "?":
             if len(machine.rules.redexes(machine, limit=2)) > 1:
+                self.choices += 1
                 self.watching = False
                 self.due = False
                 if self.mode == "full":  # the reference: the orders run on clones, compared at box.close
@@ -99,6 +103,12 @@ class Determinism(Check):
                     self.snapshot = mirror(machine)
                 else:
                     self._explore(machine)
+
+    def offered_no_choice(self) -> bool:
+        """Whether every ?-state of the run so far was looked at and none offered more than one
+        rewrite. Then no strategy is ever asked to choose (the machine asks only between two or
+        more), so every strategy makes this very run: the same rewrites of the same redexes."""
+        return self.choices == 0 and self.unlooked == 0
 
     # ---- orders of the phase, inside trials ------------------------------------------------
     def _begin(self, machine) -> None:

@@ -4,7 +4,8 @@ item 4).
 An exhaustive shard puts every program to several properties in turn, and most of them start
 with the same run: the program's translation on the machine, first strategy, its own constants,
 no collector — soundness with the check `productivity`, invariants with the per-transition
-checks, determinism with `determinism` and `alpha`, agreement and parameters with few or none.
+checks, determinism with `determinism` and `alpha`, agreement and parameters with few or none,
+gc with `gc` (in a shard; its check then makes the collecting run: properties/gc_bisimulation.py).
 Checks observe a run and never change it (the machine's transitions, outcome, value and final
 state are the same whatever is watching), so one run with the union of their checks stands
 for each of those runs — when no check fails. `SharedRuns` owns that: it learns, property by
@@ -108,5 +109,15 @@ def sharing() -> Iterator[SharedRuns]:
     token = _ACTIVE.set(shared)
     try:
         yield shared
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextlib.contextmanager
+def alone() -> Iterator[None]:
+    """`with alone():` — the runs inside are made afresh, as outside any `sharing()`."""
+    token = _ACTIVE.set(None)
+    try:
+        yield
     finally:
         _ACTIVE.reset(token)

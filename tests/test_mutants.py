@@ -390,20 +390,34 @@ def gc_drops_a_door_fed_by_a_weakening(m, weak):
     g.delete_node(weak)
 
 
+def gc_also_matches_doors(node):
+    """Mutant match of gc.pcon0: also a rotC_0 entering a ¿-door (which must stay)."""
+    if node.kind == G.PCON and not node.ins and node.outs[0].dst is not None and node.outs[0].dst.kind == G.PWHY:
+        return (node,)
+    return DEFAULT["gc.pcon0"].match(node)
+
+
+GC_CAUGHT = "let f @ p = (λx. 0) {1} in (λy. p • p) (f p)"  # (λx.0){1} in a box later decoupled: p • p = 1
+
+
 def test_gc_check_catches_an_unsound_collector():
-    original = DEFAULT["gc.pcon0"].match
-
-    def also_doors(node):
-        """Mutant match of gc.pcon0: also a rotC_0 entering a ¿-door (which must stay)."""
-        if node.kind == G.PCON and not node.ins and node.outs[0].dst is not None and node.outs[0].dst.kind == G.PWHY:
-            return (node,)
-        return original(node)
-
-    # (λx.0){1} in a box later decoupled: the discarded constant must still count (p • p = 1)
-    text = "let f @ p = (λx. 0) {1} in (λy. p • p) (f p)"
-    with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, match=also_doors):
-        v = violated(text, ["gc"])
+    with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, match=gc_also_matches_doors):
+        v = violated(GC_CAUGHT, ["gc"])
     assert v.check == "gc" and "differ" in v.message
+
+
+def test_the_gc_check_tells_its_two_runs_alike_whichever_it_watches():
+    """The run with the collector is named first, whether it is the run watched or the other."""
+    from goi.semantics.gc import Collector
+
+    with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, match=gc_also_matches_doors):
+        _outcome, watching_without = run_checked(GC_CAUGHT, ["gc"])
+        m = Machine(translate(execution.check(GC_CAUGHT)))
+        Collector(m)
+        watching_with = Monitor(m, make_checks(["gc"]))
+        watching_with.run(100_000)
+    messages = [monitor.violation.message for monitor in (watching_without, watching_with)]
+    assert messages == ["with and without GC the outcomes differ: final 0 / final 1"] * 2  # the mutant loses p • p = 1
 
 
 @pytest.mark.parametrize("check", list(registry()))

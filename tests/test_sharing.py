@@ -14,9 +14,12 @@ from goi.properties.suite import registry
 from goi.semantics.rules import DEFAULT, using
 
 from test_mutants import (
+    GC_CAUGHT,
     absorption_forgets_the_doors_after_the_first,
     beta_pushes_a_stray_box_stack_entry,
     folding_deletes_a_provisional_constant,
+    gc_also_matches_doors,
+    gc_drops_a_door_fed_by_a_weakening,
     vector_constant_reads_its_name,
 )
 
@@ -26,7 +29,7 @@ PROPERTIES = ["soundness", "invariants", "determinism", "agreement", "parameters
 # the programs tests/test_mutants.py catches its mutants with
 CAUGHT = ["{1} + 2", "(λx. x + x) {1}", "let a = 1 in let b = 2 in (λu. u) (a + b)",
           "let a = 1 in let b = 2 in let c = 3 in (λu. u) (a + b + c)",
-          "let f @_a p = {1} - {2} in let g @_b q = {3} in (f p) + (q • q) + (p • p)", "(λx. x + 1) 2"]
+          "let f @_a p = {1} - {2} in let g @_b q = {3} in (f p) + (q • q) + (p • p)", "(λx. x + 1) 2", GC_CAUGHT]
 
 
 def _programs():
@@ -72,6 +75,7 @@ MUTANTS = {
     "determinism: absorption forgets doors": ("box.absorb", absorption_forgets_the_doors_after_the_first, {}),
     "alpha: a rule reads the spelling of names": ("pass.vconst.up", vector_constant_reads_its_name, {}),
     "stability: beta pushes a stray box-stack entry": ("rw.beta", beta_pushes_a_stray_box_stack_entry, {}),
+    "gc: the collector drops a door": ("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, {"match": gc_also_matches_doors}),
 }
 
 
@@ -155,3 +159,28 @@ def test_an_exhaustive_shard_makes_one_run_of_each_program_for_the_properties_th
     result = PropsWork(names, "ci", asdict(Space()))(Shard(4, 100, 130))
     assert result["held"] == {name: 30 for name in names} and not result["failures"]
     assert len(made) == 30 + 1  # the first program: soundness's own run, then the union's
+
+
+def test_the_gc_property_watches_the_shared_run_in_a_shard_and_collects_in_the_check(monkeypatch):
+    """With the collector's property among them, a shard still makes one run of each program
+    (after the first): the check `gc` watches the shared run and makes the collecting run
+    itself; outside a shard the property's own run collects (its report counts the
+    collector's rules)."""
+    from dataclasses import asdict
+
+    from goi.campaigns.runner import Shard
+    from goi.generators.enumerate import Space
+    from goi.properties import runner
+    from goi.properties.campaign import PropsWork
+
+    made = []
+    real = runner._made
+    monkeypatch.setattr(runner, "_made", lambda *a: made.append((a[0], a[3])) or real(*a))
+    names = ("soundness", "invariants", "determinism", "gc")
+    result = PropsWork(names, "ci", asdict(Space()))(Shard(4, 100, 130))
+    assert result["held"] == {name: 30 for name in names} and not result["failures"]
+    first = made[0][0]
+    assert [gc for term, gc in made if term is not first] == [False] * 29  # one run a program, none collecting
+    made.clear()
+    registry()["gc"].check(first, config("ci"))
+    assert made == [(first, True)]

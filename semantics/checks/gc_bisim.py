@@ -51,15 +51,21 @@ class GCBisimulation(Check):
         self.other_trace: list = []
         self.other.after.append(_observe(self.other_trace))
         # the other run has the collector exactly when this one has none
-        if not has_collector(machine):
+        self.collecting = has_collector(machine)
+        if not self.collecting:
             Collector(self.other)
 
     def at_end(self, machine, outcome) -> None:
         other = self.other.run(max(machine.steps * 2, 1000))
-        if (other.status, other.value) != (outcome.status, outcome.value):
-            raise self.fail(f"with and without GC the outcomes differ: {outcome.status} {outcome.value} / {other.status} {other.value}")
-        for i, (a, b) in enumerate(zip(self.trace, self.other_trace)):
+        # told with the run that collects first, whichever of the two this one is
+        if self.collecting:
+            w, wo, tw, two = outcome, other, self.trace, self.other_trace
+        else:
+            w, wo, tw, two = other, outcome, self.other_trace, self.trace
+        if (w.status, w.value) != (wo.status, wo.value):
+            raise self.fail(f"with and without GC the outcomes differ: {w.status} {w.value} / {wo.status} {wo.value}")
+        for i, (a, b) in enumerate(zip(tw, two)):
             if a != b:
                 raise self.fail(f"with and without GC the token behaves differently at observable pass transition {i + 1}: {a} / {b}")
-        if len(self.trace) != len(self.other_trace):
-            raise self.fail(f"with and without GC the runs make {len(self.trace)} and {len(self.other_trace)} observable pass transitions")
+        if len(tw) != len(two):
+            raise self.fail(f"with and without GC the runs make {len(tw)} and {len(two)} observable pass transitions")

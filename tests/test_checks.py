@@ -97,3 +97,20 @@ def test_goi_run_with_checks_and_gc(capsys):
     assert code == exitcodes.OK and data["value"] == "1"
     assert data["gc"]["gc.box"] > 0 and data["violation"] is None
     assert set(data["checks"]["run"]) == set(registry())
+
+
+def test_the_gc_check_leaves_undecided_what_a_budget_stops_in_its_other_run(capsys):
+    """Without the collector the graph keeps its garbage: under a node budget that the run
+    with the collector fits in and the run without it does not, the check `gc` decides
+    nothing, and says so as a budget naming the other run (it reported a violation)."""
+    import goi
+
+    text = "let f@p = {1} + {1} in p ⊡ p"  # a garbage box: five more nodes at the peak without GC
+    fits = next(n for n in range(1, 200) if goi.run(text, gc=True, max_nodes=n).status == "final")
+    assert goi.run(text, gc=False, max_nodes=fits).status == "budget"  # the premise: the other run does not fit
+    result = goi.run(text, gc=True, checks=["gc"], max_nodes=fits)
+    assert (result.status, result.limit, result.violation) == ("budget", "nodes", None)
+    assert result.reason.startswith("the run without GC that check gc compares with stopped: the graph has")
+    assert goi.run(text, gc=True, checks=["gc"]).status == "final"  # with room for both: decided, and held
+    assert main(["run", "--gc", "--check", "gc", "--max-nodes", str(fits), "-e", text]) == exitcodes.BUDGET
+    assert "no violation before the budget (exhaustive): gc" in capsys.readouterr().out

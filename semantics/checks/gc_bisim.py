@@ -13,7 +13,9 @@ copies' ¿-doors by a new rotC_2 the token then crosses), the collected run find
 (`copy.c1`) and no rotC. Strict equality of those passes was our first reading; the deep
 run refuted it on a correct collector (tests/test_findings.py), and the paper's sketch
 ("the lifting … gives a bisimulation") relates states only up to the collected part.
-A mismatch is a violation.
+A mismatch is a violation. When the other run stops at a budget and this one does not (the
+run without GC keeps its garbage, so it may need more nodes than --max-nodes allows), nothing
+is decided: the run ends as a budget, naming the other run, never as a violation.
 Cost: one more run (with GC: a look at the nodes without input — Graph.inputless, not a
 scan of the graph — after each rewrite).
 """
@@ -57,6 +59,11 @@ class GCBisimulation(Check):
 
     def at_end(self, machine, outcome) -> None:
         other = self.other.run(max(machine.steps * 2, 1000))
+        if other.status == "budget" and outcome.status != "budget":  # not decided: a budget, never a violation
+            from ..values import BudgetExceeded
+
+            which = "without" if self.collecting else "with"
+            raise BudgetExceeded(other.limit, f"the run {which} GC that check gc compares with stopped: {other.reason}")
         # told with the run that collects first, whichever of the two this one is
         if self.collecting:
             w, wo, tw, two = outcome, other, self.trace, self.other_trace

@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..machine import Outcome
 from ..rules import PASS
+from ..values import BudgetExceeded
 from .base import Check, InvariantViolation
 from .incremental import stop as stop_recording
 
@@ -63,6 +64,8 @@ class Monitor:
             for check in self.checks:
                 self._timed(check, "at_end", outcome)
             return outcome
+        except BudgetExceeded as exc:  # a check's own run stopped (gc's other run): undecided, as in a transition
+            return Outcome("budget", None, m.steps, m.counts.copy(), str(exc), exc.limit, rules=m.rules)
         except InvariantViolation as v:
             if v.step is None:
                 v.step = m.steps

@@ -124,7 +124,8 @@ def run(args, source: str, out) -> int:
             fired = {r: n for r, n in result.gc.items() if n}
             say(f"garbage collected: {sum(fired.values())} ({', '.join(f'{r} {n}' for r, n in sorted(fired.items())) or 'none'})")
         if execution.monitor is not None and result.status != "violation":
-            say(f"checks passed ({args.check_mode}): {', '.join(c.name for c in execution.monitor.checks)}")
+            told = "no violation before the budget" if result.status == "budget" else "checks passed"  # undecided, not passed
+            say(f"{told} ({args.check_mode}): {', '.join(c.name for c in execution.monitor.checks)}")
         if dot is not None:
             skipped = f", {dot.skipped} skipped (--max-dot-bytes {args.max_dot_bytes})" if dot.skipped else ""
             say(f"dot: {dot.written} files in {args.dot}{skipped}")

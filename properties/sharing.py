@@ -16,9 +16,11 @@ A property gets the shared run only when it could not tell it from its own:
 - the run is the one it asks for: the program given as a term, first strategy, the program's
   own constants, the translation's graph, the same collector setting;
 - its checks are among those the run had;
-- the run ended without a violation (a violation stops the run: what the other checks, and
-  the property, would have seen after it is not known; and two checks failing at one step
-  may be reported in another order): then each property makes its own run, as without sharing;
+- the run ended without a violation or a budget (a violation stops the run: what the other
+  checks, and the property, would have seen after it is not known; two checks failing at one
+  step may be reported in another order; and a check's own run — `gc`'s other run, an order
+  `determinism` tries — may stop at a budget the property's run alone would not meet): then
+  each property makes its own run, as without sharing;
 - it has not had this run already (a property that runs one program twice compares two runs,
   never one run with itself).
 Anything else makes a run of its own, exactly as `runner.run` does without sharing.
@@ -79,11 +81,14 @@ class SharedRuns:
             triple = make(list(checks))
         else:
             triple = make(_in_order(union))
-            if triple[2].status == "violation":  # another property's check may have stopped it
+            if triple[2].status in _STOPPED:  # another property's check may have stopped it
                 return make(list(checks))
-        if triple[2].status != "violation" and (kept is None or not wanted <= kept.checks):
+        if triple[2].status not in _STOPPED and (kept is None or not wanted <= kept.checks):
             self.kept[gc] = _Kept(config, union, triple, prop)
         return triple
+
+
+_STOPPED = ("violation", "budget")  # a run that ended so is never handed on
 
 
 def _in_order(names) -> list:

@@ -104,7 +104,7 @@ class _Result:
 
 def test_a_run_is_handed_on_only_when_its_taker_could_not_tell():
     """SharedRuns' rules on their own, with runs made by a counter: the checks asked for under
-    a setting are learned, a violation is never handed on, a property never gets one run
+    a setting are learned, a violation or a budget is never handed on, a property never gets one run
     twice, and another program or other settings get runs of their own."""
     made = []
 
@@ -139,6 +139,13 @@ def test_a_run_is_handed_on_only_when_its_taker_could_not_tell():
     # the union's run stopped at a violation: the property's own run instead, and nothing kept
     assert made == [("form", "productivity"), ("productivity",)] and own[2].status == "violation"
     assert runs.run(term3, "agreement", cfg, (), False, maker()) is not own
+    made.clear()
+    term4 = object()
+    runs.begin(term4)
+    own = runs.run(term4, "soundness", cfg, ("productivity",), False, maker("budget"))
+    # a budget too: a check's own run may have met it, where the property's run alone would not
+    assert made == [("form", "productivity"), ("productivity",)] and own[2].status == "budget"
+    assert runs.run(term4, "agreement", cfg, (), False, maker()) is not own
 
 
 def test_an_exhaustive_shard_makes_one_run_of_each_program_for_the_properties_that_share_it(monkeypatch):

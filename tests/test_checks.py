@@ -114,3 +114,40 @@ def test_the_gc_check_leaves_undecided_what_a_budget_stops_in_its_other_run(caps
     assert goi.run(text, gc=True, checks=["gc"]).status == "final"  # with room for both: decided, and held
     assert main(["run", "--gc", "--check", "gc", "--max-nodes", str(fits), "-e", text]) == exitcodes.BUDGET
     assert "no violation before the budget (exhaustive): gc" in capsys.readouterr().out
+
+
+BUDGETED = ["let f@p = {1} + {1} in p ⊡ p", "let f @_a p = {1} - {2} in let g @_b q = {3} in (f p) + (q • q) + (p • p)",
+            "let f = λx. (λy. 0) {1} + x in f (f (f 1))"]
+
+
+@pytest.mark.parametrize("text", BUDGETED)
+def test_a_budget_never_turns_into_a_violation_of_a_check_that_runs_again(text):
+    """alpha and gc run the program a second time. When the run stops at a budget, the other
+    run was given more steps and finished, and the two were told to differ: a false alarm.
+    Every step budget short of the end, with the collector and without, and every node budget
+    short of the peak, is a budget."""
+    import goi
+
+    steps = goi.run(text).transitions
+    for k in range(1, steps):
+        for gc in (False, True):
+            result = goi.run(text, checks=["alpha", "gc"], max_steps=k, gc=gc)
+            assert (result.status, result.violation) == ("budget", None), (k, gc, result.reason)
+    fits = next(n for n in range(1, 500) if goi.run(text, max_nodes=n).status == "final")
+    for n in range(fits - 5, fits):
+        result = goi.run(text, checks=["alpha", "gc"], max_nodes=n)
+        assert (result.status, result.violation) == ("budget", None), (n, result.reason)
+
+
+def test_under_a_budget_alpha_and_gc_still_catch_their_mutants_once_the_runs_part():
+    import goi
+    from test_mutants import (GC_CAUGHT, gc_also_matches_doors, gc_drops_a_door_fed_by_a_weakening, mutated,
+                              vector_constant_reads_its_name)
+
+    with mutated("pass.vconst.up", vector_constant_reads_its_name):
+        steps = goi.run(BUDGETED[1]).transitions
+        assert goi.run(BUDGETED[1], checks=["alpha"], max_steps=steps - 1).violation.check == "alpha"
+    with mutated("gc.pcon0", gc_drops_a_door_fed_by_a_weakening, match=gc_also_matches_doors):
+        steps = goi.run(GC_CAUGHT).transitions
+        for gc in (False, True):
+            assert goi.run(GC_CAUGHT, checks=["gc"], max_steps=steps - 1, gc=gc).violation.check == "gc"

@@ -6,7 +6,9 @@ one) and a permutation π of its names applied (a cyclic shift
 when there are two names or more, a renaming to unused names otherwise). When the run
 ends, the copy is run with the same strategy and compared: same outcome, value, number of
 steps and rule counts, and final states isomorphic by an isomorphism that maps each
-original name x to π(x) (names created during the runs may correspond freely).
+original name x to π(x) (names created during the runs may correspond freely). A run a
+budget stopped is compared so with the copy stopped after as many steps (it had more, and
+finished, and was told a violation).
 Cost: one more run, plus one isomorphism test.
 """
 
@@ -39,7 +41,8 @@ class AlphaEquivalence(Check):
     def at_end(self, machine, outcome) -> None:
         from ..compare import isomorphic
 
-        other = self.copy.run(max(machine.steps * 2, 1000))
+        # the copy goes in lockstep: after a budget, it is stopped after as many steps and compared there
+        other = self.copy.run(machine.steps if outcome.status == "budget" else max(machine.steps * 2, 1000))
         if (other.status, other.value, other.steps) != (outcome.status, outcome.value, outcome.steps):
             raise self.fail(
                 f"the name-permuted graph runs differently: {other.status} {other.value} in {other.steps} steps, "

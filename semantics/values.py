@@ -61,6 +61,7 @@ class RationalField:
         self.division = division
         self.max_digits = max_digits
         self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
+        self.zero_divisions = 0  # divisions by zero answered 0 (total): where strict division would differ
 
     def _fits(self, result, op: str):
         """The result of an operation on numbers within the digit budget, unless its numerator
@@ -105,6 +106,7 @@ class RationalField:
         if y == 0:
             if self.division == "strict":
                 raise DivisionByZero(f"{x} / 0")
+            self.zero_divisions += 1
             return Fraction(0)
         return self._fits(x / y, "quotient")
 
@@ -243,6 +245,7 @@ class IntegerField:
         self.division, self.rounding, self.max_digits = division, rounding, max_digits
         self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
         self.bits, self.overflow = bits, overflow
+        self.zero_divisions = 0  # divisions by zero answered 0 (total): where strict division would differ
         if bits is not None:
             self.name = f"{bits}-bit integers ({'wrapping' if overflow == 'wrap' else 'an error on overflow'})"
 
@@ -292,6 +295,7 @@ class IntegerField:
         if y == 0:
             if self.division == "strict":
                 raise DivisionByZero(f"{x} / 0")
+            self.zero_divisions += 1
             return 0
         if self.rounding == "floor":
             return self._fit(x // y, "quotient")

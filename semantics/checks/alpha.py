@@ -6,9 +6,9 @@ one) and a permutation π of its names applied (a cyclic shift
 when there are two names or more, a renaming to unused names otherwise). When the run
 ends, the copy is run with the same strategy and compared: same outcome, value, number of
 steps and rule counts, and final states isomorphic by an isomorphism that maps each
-original name x to π(x) (names created during the runs may correspond freely). A run a
-budget stopped is compared so with the copy stopped after as many steps (it had more, and
-finished, and was told a violation).
+original name x to π(x) (names created during the runs may correspond freely). When the run
+stops at a budget, the copy is stopped after as many steps and compared there (given more,
+it finished, and the two were told to differ).
 Cost: one more run, plus one isomorphism test.
 """
 

@@ -60,7 +60,6 @@ class GCBisimulation(Check):
             Collector(self.other)
 
     def at_end(self, machine, outcome) -> None:
-        # told with the run that collects first, whichever of the two this one is
         if outcome.status == "budget":  # this run did not end: the other goes as far, and the passes both made are compared
             self.other.run(machine.steps)
             self._same_passes()
@@ -71,7 +70,7 @@ class GCBisimulation(Check):
 
             which = "without" if self.collecting else "with"
             raise BudgetExceeded(other.limit, f"the run {which} GC that check gc compares with stopped: {other.reason}")
-        w, wo = (outcome, other) if self.collecting else (other, outcome)
+        w, wo = (outcome, other) if self.collecting else (other, outcome)  # the run that collects first, whichever is watched
         if (w.status, w.value) != (wo.status, wo.value):
             raise self.fail(f"with and without GC the outcomes differ: {w.status} {w.value} / {wo.status} {wo.value}")
         tw, two = self._same_passes()

@@ -132,20 +132,15 @@ def test_a_run_is_handed_on_only_when_its_taker_could_not_tell():
     first = runs.run(term2, "soundness", cfg, ("productivity",), False, maker())
     assert made == [("form", "productivity")]  # the union learned, in the order of `all`
     assert runs.run(term2, "invariants", cfg, ("form",), False, maker()) is first
-    made.clear()
-    term3 = object()
-    runs.begin(term3)
-    own = runs.run(term3, "soundness", cfg, ("productivity",), False, maker("violation"))
-    # the union's run stopped at a violation: the property's own run instead, and nothing kept
-    assert made == [("form", "productivity"), ("productivity",)] and own[2].status == "violation"
-    assert runs.run(term3, "agreement", cfg, (), False, maker()) is not own
-    made.clear()
-    term4 = object()
-    runs.begin(term4)
-    own = runs.run(term4, "soundness", cfg, ("productivity",), False, maker("budget"))
-    # a budget too: a check's own run may have met it, where the property's run alone would not
-    assert made == [("form", "productivity"), ("productivity",)] and own[2].status == "budget"
-    assert runs.run(term4, "agreement", cfg, (), False, maker()) is not own
+    # the union's run stopped at a violation, or at a budget (a check's own run may have met it,
+    # where the property's run alone would not): the property's own run instead, and nothing kept
+    for status in ("violation", "budget"):
+        made.clear()
+        term3 = object()
+        runs.begin(term3)
+        own = runs.run(term3, "soundness", cfg, ("productivity",), False, maker(status))
+        assert made == [("form", "productivity"), ("productivity",)] and own[2].status == status
+        assert runs.run(term3, "agreement", cfg, (), False, maker()) is not own
 
 
 def test_an_exhaustive_shard_makes_one_run_of_each_program_for_the_properties_that_share_it(monkeypatch):

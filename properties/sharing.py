@@ -107,10 +107,7 @@ def active() -> Optional[SharedRuns]:
 
 
 @contextlib.contextmanager
-def sharing() -> Iterator[SharedRuns]:
-    """`with sharing() as shared:` — the properties' runs inside are shared, program by
-    program (`shared.begin(term)` before each)."""
-    shared = SharedRuns()
+def _active_as(shared: Optional[SharedRuns]) -> Iterator[Optional[SharedRuns]]:
     token = _ACTIVE.set(shared)
     try:
         yield shared
@@ -118,11 +115,12 @@ def sharing() -> Iterator[SharedRuns]:
         _ACTIVE.reset(token)
 
 
-@contextlib.contextmanager
-def alone() -> Iterator[None]:
+def sharing():
+    """`with sharing() as shared:` — the properties' runs inside are shared, program by
+    program (`shared.begin(term)` before each)."""
+    return _active_as(SharedRuns())
+
+
+def alone():
     """`with alone():` — the runs inside are made afresh, as outside any `sharing()`."""
-    token = _ACTIVE.set(None)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+    return _active_as(None)

@@ -245,7 +245,6 @@ class IntegerField:
         self.division, self.rounding, self.max_digits = division, rounding, max_digits
         self.max_bits = int(max_digits * BITS_PER_DIGIT) + 1
         self.bits, self.overflow = bits, overflow
-        self.zero_divisions = 0  # divisions by zero answered 0 (total): where strict division would differ
         if bits is not None:
             self.name = f"{bits}-bit integers ({'wrapping' if overflow == 'wrap' else 'an error on overflow'})"
 
@@ -295,7 +294,6 @@ class IntegerField:
         if y == 0:
             if self.division == "strict":
                 raise DivisionByZero(f"{x} / 0")
-            self.zero_divisions += 1
             return 0
         if self.rounding == "floor":
             return self._fit(x // y, "quotient")

@@ -70,7 +70,7 @@ class GCBisimulation(Check):
 
             which = "without" if self.collecting else "with"
             raise BudgetExceeded(other.limit, f"the run {which} GC that check gc compares with stopped: {other.reason}")
-        w, wo = (outcome, other) if self.collecting else (other, outcome)  # the run that collects first, whichever is watched
+        w, wo = self._collecting_first(outcome, other)
         if (w.status, w.value) != (wo.status, wo.value):
             raise self.fail(f"with and without GC the outcomes differ: {w.status} {w.value} / {wo.status} {wo.value}")
         tw, two = self._same_passes()
@@ -79,8 +79,12 @@ class GCBisimulation(Check):
 
     def _same_passes(self) -> tuple:
         """The observable passes with and without GC (in that order), the same as far as both go."""
-        tw, two = (self.trace, self.other_trace) if self.collecting else (self.other_trace, self.trace)
+        tw, two = self._collecting_first(self.trace, self.other_trace)
         for i, (a, b) in enumerate(zip(tw, two)):
             if a != b:
                 raise self.fail(f"with and without GC the token behaves differently at observable pass transition {i + 1}: {a} / {b}")
         return tw, two
+
+    def _collecting_first(self, mine, others) -> tuple:
+        """(the collecting run's, the other's) of a pair given as (this run's, the other run's)."""
+        return (mine, others) if self.collecting else (others, mine)

@@ -7,13 +7,13 @@ offending text and, in words, what was expected there.
 
 from __future__ import annotations
 
+import pkgutil
 import sys
 import threading
 import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
-from importlib import resources
 
 import lark
 from lark import Lark, Token, Transformer
@@ -116,7 +116,11 @@ def _lark() -> Lark:
     runs (parser_cache.py)."""
     from .parser_cache import cached_lark
 
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    # pkgutil, not importlib.resources (which imports pathlib and zipfile at every start): the
+    # package's loader reads the file, from a folder or a zip alike
+    data = pkgutil.get_data(__package__, "grammar.lark")
+    assert data is not None, "the grammar is shipped with the package"
+    grammar = data.decode("utf-8")
     return cached_lark(
         grammar,
         lexer="contextual",

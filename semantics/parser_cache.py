@@ -28,25 +28,30 @@ import hashlib
 import os
 import stat
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 import lark
 from lark import Lark
 
 MAX_CACHE_BYTES = 4 * 1024 * 1024  # goi's grammar's tables are about 26 KB
 
+# Paths are os.path strings, not pathlib's: every command that reads a program comes here, and
+# pathlib with what it imports was a tenth of `goi run -e 1`'s start-up (issue 53).
+PathLike = Union[str, "os.PathLike[str]"]
 
-def cache_directory() -> Optional[Path]:
+
+def cache_directory() -> Optional[str]:
     """Where goi keeps what it can rebuild (None: nowhere)."""
     chosen = os.environ.get("GOI_CACHE_DIR")
     if chosen is not None:
-        return Path(chosen) if chosen else None
+        return chosen or None
     base = os.environ.get("XDG_CACHE_HOME")
-    try:
-        return (Path(base) if base else Path.home() / ".cache") / "goi"
-    except (RuntimeError, KeyError):  # no home directory (a bare container, a browser's file system)
-        return None
+    if not base:
+        home = os.path.expanduser("~")
+        if home == "~" or not os.path.isabs(home):  # no home directory (a bare container, a browser's file system)
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "goi")
 
 
 def _private(info: os.stat_result) -> bool:
@@ -55,18 +60,18 @@ def _private(info: os.stat_result) -> bool:
     return mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def usable_directory(directory: Path) -> bool:
+def usable_directory(directory: PathLike) -> bool:
     """Whether the cache may live in `directory`: made (mode 0700) when missing; used when it
     is a directory itself, this user's, writable by no one else."""
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.makedirs(directory, mode=0o700, exist_ok=True)
         info = os.lstat(directory)
     except OSError:
         return False
     return stat.S_ISDIR(info.st_mode) and _private(info)
 
 
-def readable_tables(path: Path) -> Optional[bool]:
+def readable_tables(path: PathLike) -> Optional[bool]:
     """True: a cache file to load; None: nothing there yet (write one); False: something
     goi will neither read nor replace (a link, a FIFO, a device, another's file, too large)."""
     try:
@@ -85,7 +90,7 @@ def cached_lark(grammar: str, **options) -> Lark:
         return Lark(grammar, parser="lalr", **options)
     plain = sorted((k, v) for k, v in options.items() if isinstance(v, (str, bool, int)))  # not callbacks
     key = hashlib.sha256(f"{grammar}\0{plain}".encode("utf-8")).hexdigest()[:32]
-    path = directory / f"grammar-{key}-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
+    path = os.path.join(directory, f"grammar-{key}-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.cache")
     state = readable_tables(path)
     if state is None:  # made here, empty, by this process: Lark finds nothing to load and writes its tables into it
         try:
@@ -95,4 +100,4 @@ def cached_lark(grammar: str, **options) -> Lark:
         state = readable_tables(path)
     if not state:
         return Lark(grammar, parser="lalr", **options)
-    return Lark(grammar, parser="lalr", cache=str(path), **options)  # a file that does not load is analysed again
+    return Lark(grammar, parser="lalr", cache=path, **options)  # a file that does not load is analysed again

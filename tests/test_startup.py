@@ -78,6 +78,56 @@ def test_a_command_doing_its_work_loads_only_the_heavy_libraries_that_work_needs
     assert sorted(tops & set(HEAVY) - needed) == []
 
 
+# The probe as a checkout never installed would run it (`python -S`: no .pth file, so no editable
+# install's finder, which imports pathlib itself), with the libraries' folders on the path.
+CHECKOUT_PROBE = """
+import sys
+sys.path[:0] = [sys.argv.pop(1), *sys.argv.pop(1).split("\\0")]
+""" + PROBE + """
+sys.__stderr__.write("FROM " + sys.modules["goi"].__file__ + "\\n")
+"""
+
+
+def loaded_from_the_checkout(*argv: str) -> set:
+    import site
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    libraries = "\0".join(site.getsitepackages())
+    done = subprocess.run([sys.executable, "-S", "-c", CHECKOUT_PROBE, root, libraries, *argv], capture_output=True,
+                          text=True, timeout=600)
+    line = [ln for ln in done.stderr.splitlines() if ln.startswith("MODULES ")]
+    assert line, done.stderr
+    assert done.stderr.splitlines()[-1] == f"FROM {root}/goi/__init__.py"  # this checkout's goi, not an installed one
+    return set(json.loads(line[-1][len("MODULES "):]))
+
+
+def test_each_command_lives_in_the_module_of_its_name():
+    """So that `goi run` imports its own module and not the other commands' (goi.cli.commands.named)."""
+    from goi.cli.commands import module_names, registry
+
+    commands = registry()
+    assert sorted(commands) == sorted(m for m in module_names() if not m.startswith("_"))
+    for name, declared in commands.items():
+        assert declared.run.__module__ == f"goi.cli.commands.{name}", name
+
+
+@pytest.mark.parametrize("argv", [("run", "-e", "let f @ p = {1} * {2} in f p"), ("typecheck", "-e", "1"),
+                                  ("parse", "-e", "1 + 2"), ("run", "--help"), ("run", "--max-steps", "x", "-e", "1")])
+def test_a_command_that_reads_a_program_loads_neither_pathlib_nor_another_commands_module(argv):
+    """Issue 53: pathlib and importlib.resources (with urllib, ipaddress, zipfile) were a tenth of
+    `goi run -e 1`'s start-up, and the nine other commands' modules another few percent. A
+    wrong command line is told with every command listed, so it loads them all."""
+    modules = loaded_from_the_checkout(*argv)
+    assert "goi.cli" in modules
+    commands = {m for m in modules if m.startswith("goi.cli.commands.")}
+    if argv[1] == "--max-steps":  # a usage error: told as `goi` tells it, every command listed
+        assert len(commands) == 10
+    else:
+        assert commands == {f"goi.cli.commands.{argv[0]}"}
+        assert not modules & {"pathlib", "importlib.resources", "zipfile", "urllib.parse"}, sorted(modules)
+
+
 def test_goi_props_finds_its_properties_without_making_the_campaign_works():
     """The property scan imports every module of goi.properties but the private ones: the
     campaign's works and requests (properties/_shards.py) are made when a campaign is asked for."""

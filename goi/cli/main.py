@@ -13,7 +13,7 @@ from typing import Optional
 from ..semantics.errors import TOO_DEEP, BudgetError, GoiError
 from . import exitcodes
 from .arguments import ArgumentParser, add_program_arguments
-from .commands import registry
+from .commands import module_names, named, registry
 from .errors import Sourced, UsageError
 from .io import Output, error_payload, read_program, say, silence_stderr, unmade_on_failure, write_json
 
@@ -35,15 +35,18 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(only: Optional[str] = None) -> ArgumentParser:
+def build_parser(only: Optional[str] = None, alone: bool = False) -> ArgumentParser:
     """The `goi` parser. With `only`, only that command's options are set up (the others are
     listed, with their help line): a command's set-up imports what its options name (the
-    property profiles, the oracle's fragments), and `goi run` needs none of it."""
+    property profiles, the oracle's fragments), and `goi run` needs none of it. With `alone`
+    as well, the others are not even listed, so their modules are not imported: a parser for
+    a command line that names `only` and is right (a wrong one is told with every command)."""
     parser = ArgumentParser(prog="goi", description="Reference oracle for the abductive calculus (see docs/CLI.md).",
                             epilog=EXIT_CODES_HELP)
     parser.add_argument("--version", action=_Version, nargs=0, help="show goi's version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=ArgumentParser)
-    for name, declared in registry().items():
+    commands = {only: named(only)} if alone and only else registry()
+    for name, declared in commands.items():
         p = sub.add_parser(name, help=declared.help)
         if only is None or name == only:
             if declared.takes_program:
@@ -54,7 +57,13 @@ def build_parser(only: Optional[str] = None) -> ArgumentParser:
 
 
 def _command_of(argv: list[str]) -> Optional[str]:
-    names = registry()
+    """The first word that names a command. A command lives in the module of its name, so the
+    words are first looked up among the modules, which imports only the command's own."""
+    modules = set(module_names())
+    for word in argv:
+        if word in modules and named(word) is not None:
+            return word
+    names = registry()  # no command named (`goi --help`), or one that broke the naming rule
     for word in argv:
         if word in names:
             return word
@@ -107,7 +116,12 @@ def _main(argv: list[str]) -> int:
     source, name = None, "goi"  # until a program is read, an error is the command's own ("goi: io error: …")
     try:
         try:
-            args = build_parser(command or "").parse_args(argv)
+            try:
+                args = build_parser(command or "", alone=True).parse_args(argv)
+            except UsageError:
+                if not command:
+                    raise
+                args = build_parser(command).parse_args(argv)  # told as before, with every command
             if args.command != command:  # another word than the first command name chose it: all set up
                 args = build_parser().parse_args(argv)
         except UsageError as exc:

@@ -11,7 +11,8 @@ and `run(args, source, out) -> exit code`:
 
 `registry()` imports every module of this package, so adding a command is adding its module:
 the parser, `goi --help`, the error's "command" field and docs/CLI.md's list (checked by a
-test) follow from the declarations.
+test) follow from the declarations. A command's module is named after it (checked by a test),
+so `named(name)` imports only that module: `goi run` does not load the other nine (issue 53).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 COMMANDS: dict[str, "Command"] = {}
 
@@ -43,8 +44,23 @@ def command(name: str, order: int, help: str, add_arguments: Callable, run: Call
     return declared
 
 
+def module_names() -> list[str]:
+    """The modules of this package (read from its folder; none is imported)."""
+    return [module.name for module in pkgutil.iter_modules(__path__)]
+
+
 def registry() -> dict[str, Command]:
     """Every command, by name, in the order of `goi --help`."""
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
+    for name in module_names():
+        importlib.import_module(f"{__name__}.{name}")
     return {name: COMMANDS[name] for name in sorted(COMMANDS, key=lambda n: COMMANDS[n].order)}
+
+
+def named(word: str) -> Optional[Command]:
+    """The command called `word`, or None: its own module is imported, and only if that module
+    does not declare it (a command that broke the naming rule) is every module."""
+    if word not in COMMANDS and word in module_names():
+        importlib.import_module(f"{__name__}.{word}")
+    if word not in COMMANDS:
+        return registry().get(word)
+    return COMMANDS[word]

@@ -70,7 +70,6 @@ def _draw_decouplings(machine, dot) -> None:
 
 def run(args, source: str, out) -> int:
     from ... import api
-    from ...semantics.dot import DotFiles
     from ...semantics.show import scalar, step_line, to_text
     from ...semantics.stack import polled
 
@@ -82,6 +81,8 @@ def run(args, source: str, out) -> int:
 
     dot = None
     if args.dot is not None:
+        from ...semantics.dot import DotFiles  # only under --dot: a run without pictures does not load it
+
         writable_directory("--dot", args.dot)
         dot = DotFiles(args.dot, args.max_dot_bytes)
         dot.picture("000-initial.dot", "initial graph", machine)

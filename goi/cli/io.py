@@ -5,7 +5,6 @@ into, and the JSON trace a run streams."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import tempfile
@@ -32,6 +31,8 @@ def write_json(payload: dict, stream=None) -> None:
     """One JSON object and a newline, always UTF-8 (RFC 8259), whatever the stream's encoding.
     A lone surrogate (a byte that was not UTF-8 in a file name or argument, as Python keeps
     it) is written as its JSON escape, never as an invalid byte."""
+    import json  # here, not at the top: a command without --json does not load it
+
     write_raw(json.dumps(payload, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8") + "\n", stream)
 
 
@@ -183,10 +184,14 @@ class JsonTraceWriter:
         self.rules: dict = {}
 
     def start(self) -> None:
+        import json
+
         write_raw(f'{{"schema": {json.dumps(schema("run"))}, "trace": [', self.stream)
         self.open = True
 
     def step(self, step) -> None:
+        import json
+
         write_raw(("" if self.count == 0 else ", ") + json.dumps(step_to_json(step), ensure_ascii=False), self.stream)
         self.count += 1
         self.passes += DEFAULT[step.rule].is_pass  # the command line runs the default rules
@@ -202,6 +207,8 @@ class JsonTraceWriter:
                      "rules": self.rules, "error": error})
 
     def finish(self, payload: dict) -> None:
+        import json
+
         rest = json.dumps({k: v for k, v in payload.items() if k not in ("schema", "trace")}, ensure_ascii=False)
         write_raw("], " + rest[1:] + "\n", self.stream)
         self.open = False

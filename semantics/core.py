@@ -48,6 +48,8 @@ def _pos():
 
 @dataclass(eq=False)
 class CVar(Core):
+    """A variable, with its type."""
+
     name: str
     type: Type
     pos: Optional[Pos] = _pos()
@@ -55,6 +57,8 @@ class CVar(Core):
 
 @dataclass(eq=False)
 class CLam(Core):
+    """λx:T. t, with its type."""
+
     var: str
     var_type: Type
     body: Core
@@ -64,6 +68,8 @@ class CLam(Core):
 
 @dataclass(eq=False)
 class CApp(Core):
+    """An application t u, with its type."""
+
     fun: Core
     arg: Core
     type: Type
@@ -72,6 +78,8 @@ class CApp(Core):
 
 @dataclass(eq=False)
 class CConst(Core):
+    """A definitive scalar constant, with its type (F)."""
+
     value: Fraction
     type: Type
     pos: Optional[Pos] = _pos()
@@ -79,6 +87,8 @@ class CConst(Core):
 
 @dataclass(eq=False)
 class CProv(Core):
+    """A provisional constant {p}, with its place in the parameter vector."""
+
     value: Fraction
     index: int  # position in the parameter vector p⃗ of the whole judgement
     type: Type

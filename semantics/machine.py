@@ -89,6 +89,8 @@ STOP_EVERY = 256  # transitions between two questions to a run's `stop`
 
 @dataclass
 class Outcome:
+    """How a run ended: its status, its value when final, its transitions counted by rule, and why it stopped."""
+
     status: str  # final | stuck | budget | undefined
     value: object = None  # the X of Final(G, X)
     steps: int = 0

@@ -69,12 +69,16 @@ class Term:
 
 @dataclass(frozen=True, slots=True)
 class Var(Term):
+    """A variable."""
+
     name: str
     pos: Optional[Pos] = _pos()
 
 
 @dataclass(frozen=True, slots=True)
 class Lam(Term):
+    """`λx:T. t` (`annot` T, or None when left to inference)."""
+
     var: str
     annot: Optional[Type]
     body: Term
@@ -83,6 +87,8 @@ class Lam(Term):
 
 @dataclass(frozen=True, slots=True)
 class App(Term):
+    """An application `t u`."""
+
     fun: Term
     arg: Term
     pos: Optional[Pos] = _pos()

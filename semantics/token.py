@@ -35,6 +35,8 @@ NONE_FLAG = "□"
 
 @dataclass(slots=True)  # read and written at every transition: slots, not a __dict__
 class Token:
+    """The token: its position (a link), direction, rewriting flag, computation stack and box stack."""
+
     position: Link
     direction: str = UP
     flag: object = NONE_FLAG

@@ -31,6 +31,8 @@ from .values import RationalField
 
 @dataclass
 class Fragment:
+    """A translated subterm: its root link, and the links of its free variables and provisional constants."""
+
     root: G.Link  # dangling below (src None)
     vars: dict[str, list[G.Link]] = field(default_factory=dict)  # dangling above
     provs: list[G.Link] = field(default_factory=list)  # dangling above, ¡F

@@ -79,6 +79,8 @@ def _iterated_operands(sym: str, op: str, but: str) -> str:
 
 @dataclass
 class _KindConstraint:
+    """A type that must turn out ground or a vector, for the operator `op` at `node`."""
+
     kind: str  # "ground" or "vector"
     type: Type
     node: S.Term

@@ -35,7 +35,7 @@ class Vec(Type):
         return f"V_{self.name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False)  # its own __new__, __init__, __eq__ and __hash__ (not made and dropped)
 class Arrow(Type):
     """T -> T'. Arrows are hash-consed: one object per structure, with its hash, its names
     and whether it holds inference variables computed once. Types are DAGs that can be

@@ -27,6 +27,8 @@ COMMANDS: dict[str, "Command"] = {}
 
 @dataclass(frozen=True)
 class Command:
+    """A command of `goi`, as its module declares it (see the module's docstring)."""
+
     name: str
     order: int  # its place in `goi --help`
     help: str

@@ -22,19 +22,28 @@ already checked judgement (best of `--repeat` runs each; what a run costs when s
 per-transition dispatch dominate).
 
     python benchmarks/bench_startup.py [--repeat 100] [--processes 20] [--compile-each-start]
-    python benchmarks/bench_startup.py --against DIR [--rounds 3] [--processes 10]
+    python benchmarks/bench_startup.py --against DIR [--installed] [--rounds 3] [--processes 10]
 
 `--against DIR` compares with another revision's source tree (a `git worktree` of it), run by
 PYTHONPATH with this interpreter and its libraries: the goi commands' starts, interleaved
 round by round, median CPU of each side and their ratio. Each side must import its own code
 (the machine module's file is under DIR for the other side, not under it for this one), or
-the comparison is refused.
+the comparison is refused. With `--installed`, each side is first installed as a user's
+`pip install` installs it (not editable: a copy of the tree built into a folder of its own)
+and both run on a plain virtual environment that reaches this interpreter's libraries by a
+path line: an editable install's finder (a .pth file that imports pathlib at every start) is
+then in neither side's start, and a side that still goes through one is refused.
+
+CPU is the children's user + system time from getrusage (microseconds; os.times counts in
+10 ms ticks).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import site
 import shutil
 import statistics
 import subprocess
@@ -75,13 +84,13 @@ def child_environment(cache: str | None) -> dict:
 def one_start(command: list, stdin: str, env: dict) -> tuple[float, float]:
     """(wall, CPU) in seconds of one start, from a neutral directory; a command that fails
     stops the bench (a failure's time is not a start's)."""
-    before = os.times()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # microseconds (os.times counts 10 ms ticks)
     start = time.perf_counter()
     subprocess.run(command, input=stdin, capture_output=True, text=True, check=True, env=env,
                    cwd=tempfile.gettempdir())
     wall = time.perf_counter() - start
-    after = os.times()
-    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def started(command: list, stdin: str, n: int, env: dict) -> tuple[float, float, float, float]:
@@ -92,15 +101,15 @@ def started(command: list, stdin: str, n: int, env: dict) -> tuple[float, float,
     return min(walls), statistics.median(walls), min(cpus), statistics.median(cpus)
 
 
-def rows_of(root: Path) -> list:
-    rows = [("python -c pass", [sys.executable, "-c", "pass"], ""),
-            ("goi run -e 1", [sys.executable, "-m", "goi", "run", "-e", "1"], ""),
-            ("goi typecheck -e 1", [sys.executable, "-m", "goi", "typecheck", "-e", "1"], ""),
-            ("goi --help", [sys.executable, "-m", "goi", "--help"], ""),
+def rows_of(root: Path, python: str = sys.executable) -> list:
+    rows = [("python -c pass", [python, "-c", "pass"], ""),
+            ("goi run -e 1", [python, "-m", "goi", "run", "-e", "1"], ""),
+            ("goi typecheck -e 1", [python, "-m", "goi", "typecheck", "-e", "1"], ""),
+            ("goi --help", [python, "-m", "goi", "--help"], ""),
             # a command's fixed cost: its set-up and one example (issue 53: Hypothesis' plugins, z3 left out)
-            ("goi props soundness --examples 1", [sys.executable, "-m", "goi", "props", "soundness", "--examples", "1",
+            ("goi props soundness --examples 1", [python, "-m", "goi", "props", "soundness", "--examples", "1",
                                                   "--profile", "ci"], ""),
-            ("goi equiv (two programs)", [sys.executable, "-m", "goi", "equiv", "-e", "2 * {1}", "-e", "{1} * 2"], "")]
+            ("goi equiv (two programs)", [python, "-m", "goi", "equiv", "-e", "2 * {1}", "-e", "{1} * 2"], "")]
     if shutil.which("node"):
         rows.append((HARNESS, ["node", str(root / "benchmarks" / "zoo" / "visualiser.js")], "1"))
     return rows
@@ -123,21 +132,65 @@ def processes(n: int, env: dict) -> None:
     print(f"modules loaded by goi run -e 1: {done.stderr.strip().splitlines()[-1]}")
 
 
-def machine_file(env: dict) -> str:
-    probe = "import goi.semantics.machine as m; print(m.__file__)"
-    return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True,
-                          cwd=tempfile.gettempdir()).stdout.strip()
+def machine_file(env: dict, python: str = sys.executable) -> str:
+    probe = ("import sys, goi.semantics.machine as m; print(m.__file__); "
+             "print(any(name.startswith('__editable__') for name in sys.modules))")
+    done = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True,
+                          cwd=tempfile.gettempdir()).stdout.split()
+    return done[0] if done[1] == "False" else f"{done[0]} (through an editable install's finder)"
 
 
-def against(other: Path, rounds: int, n: int, env: dict) -> None:
-    """This tree's goi commands against `other`'s, interleaved; refused unless each side runs its own."""
-    sides = {"other": {**env, "PYTHONPATH": str(other)}, "this": {k: v for k, v in env.items() if k != "PYTHONPATH"}}
-    for side, side_env in sides.items():
-        where = Path(machine_file(side_env)).resolve()
-        if (side == "other") != where.is_relative_to(other.resolve()):
-            sys.exit(f"refused: the {side} side imports {where}, not its own code")
-        print(f"{side}: {where}")
-    rows = [row for row in rows_of(Path(__file__).resolve().parent.parent) if row[0] != HARNESS]
+def as_installed(tree: Path, work: Path, name: str) -> Path:
+    """`tree` installed as a user installs goi (`pip install`, no editable finder) into a folder
+    of its own under `work`; its dependencies are this interpreter's. pip builds from a copy:
+    it would write build/ and an .egg-info into the tree it is given."""
+    source, into = work / f"{name}-source", work / name
+    shutil.copytree(tree, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
+                                                                  "node_modules", "dist"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(into), str(source)],
+                   check=True, cwd=tempfile.gettempdir())
+    return into
+
+
+def plain_interpreter(work: Path) -> str:
+    """A virtual environment of this interpreter whose site-packages reach this one's libraries
+    by a path line (so an editable install's .pth, which imports its finder and pathlib at every
+    start, is not run): the interpreter a `pip install goi` gives, with its libraries."""
+    import venv
+
+    folder = work / "venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(folder)
+    python = str(folder / "bin" / "python")
+    inner = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    Path(inner, "goi-bench-libraries.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
+    return python
+
+
+def against(other: Path, rounds: int, n: int, env: dict, installed: bool = False) -> None:
+    """This tree's goi commands against `other`'s, interleaved; refused unless each side runs its
+    own. `installed`: each side pip-installed (not editable) and run by a plain interpreter."""
+    this_tree = Path(__file__).resolve().parent.parent
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="goi-installed-") as work:
+        sides = {"other": {**env, "PYTHONPATH": str(other)}, "this": {k: v for k, v in env.items() if k != "PYTHONPATH"}}
+        homes = {"other": other.resolve(), "this": this_tree}
+        if installed:
+            python = plain_interpreter(Path(work))
+            for side, tree in list(homes.items()):
+                homes[side] = as_installed(tree, Path(work), side).resolve()
+                sides[side] = {**env, "PYTHONPATH": str(homes[side])}
+        for side, side_env in sides.items():
+            found = machine_file(side_env, python)
+            where = Path(found.split(" (")[0]).resolve()
+            theirs = side == "this" and where.is_relative_to(other.resolve())
+            if not where.is_relative_to(homes[side]) or theirs or (installed and "editable" in found):
+                sys.exit(f"refused: the {side} side imports {found}, not its own (installed) code")
+            print(f"{side}: {found}")
+        _interleaved(other, [row for row in rows_of(this_tree, python) if row[0] != HARNESS], sides, rounds, n)
+
+
+def _interleaved(other: Path, rows: list, sides: dict, rounds: int, n: int) -> None:
     cpus: dict = {(side, name): [] for side in sides for name, _c, _s in rows}
     for side_env in sides.values():  # one uncounted start each: bytecode and parser tables written
         for _name, command, stdin in rows:
@@ -161,13 +214,16 @@ def main() -> None:
                     help="no bytecode cache: every module without bytecode is compiled at each start")
     ap.add_argument("--against", type=Path, metavar="DIR", help="another revision's source tree (a git worktree)")
     ap.add_argument("--rounds", type=int, default=3, help="with --against: interleaved rounds")
+    ap.add_argument("--installed", action="store_true",
+                    help="with --against: each side pip-installed (not editable) into a temporary folder and run by "
+                         "a plain virtual environment reaching this interpreter's libraries, as a user's install runs")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="goi-bytecode-") as cache:
         env = child_environment(None if args.compile_each_start else cache)
         print("bytecode: " + ("compiled at every start (--compile-each-start)" if args.compile_each_start
                               else "cached (a temporary PYTHONPYCACHEPREFIX, one uncounted start per command)"))
         if args.against is not None:
-            against(args.against, args.rounds, args.processes, env)
+            against(args.against, args.rounds, args.processes, env, args.installed)
             return
         processes(args.processes, env)
     for n in (5, 10, 20, 40):

@@ -112,6 +112,34 @@ def test_each_command_lives_in_the_module_of_its_name():
         assert declared.run.__module__ == f"goi.cli.commands.{name}", name
 
 
+COMMAND_LINES = [("--help", "run"), ("-h", "run"), ("run", "--help"), ("run", "--bogus", "-e", "1"), ("foo", "run", "-e", "1"),
+                 ("run", "--max-stpes", "3", "-e", "1"), ("run",), ("--json", "run", "--bogus"), ("run", "--json", "--bogus"),
+                 ("run", "-e", "1", "--check", "nonsense"), ("run", "-e", "1 +"), ("run", "-e", "{1} * 2", "--json"),
+                 ("typecheck", "-e", "1"), ("view",), ("props", "--bogus"), ()]
+
+
+@pytest.mark.parametrize("argv", COMMAND_LINES)
+def test_a_command_parsed_alone_says_what_the_parser_with_every_command_says(argv, capsys, monkeypatch):
+    """`goi run …` builds a parser with the run command alone (its module only): its output,
+    errors and exit code are those of the parser with every command, as the line stands."""
+    import importlib
+
+    cli = importlib.import_module("goi.cli.main")  # the module (goi.cli.main is also the name of its function)
+
+    def said() -> tuple:
+        try:
+            code = cli.main(list(argv))
+        except SystemExit as exc:  # --help
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    alone = said()
+    every = cli.build_parser
+    monkeypatch.setattr(cli, "build_parser", lambda only=None, alone=False: every(only))
+    assert alone == said()
+
+
 @pytest.mark.parametrize("argv", [("run", "-e", "let f @ p = {1} * {2} in f p"), ("typecheck", "-e", "1"),
                                   ("parse", "-e", "1 + 2"), ("run", "--help"), ("run", "--max-steps", "x", "-e", "1")])
 def test_a_command_that_reads_a_program_loads_neither_pathlib_nor_another_commands_module(argv):

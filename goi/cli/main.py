@@ -116,8 +116,8 @@ def _main(argv: list[str]) -> int:
     source, name = None, "goi"  # until a program is read, an error is the command's own ("goi: io error: …")
     try:
         try:
-            try:
-                args = build_parser(command or "", alone=True).parse_args(argv)
+            try:  # alone: the command comes first (`goi --help run` lists every command)
+                args = build_parser(command or "", alone=argv[:1] == [command]).parse_args(argv)
             except UsageError:
                 if not command:
                     raise

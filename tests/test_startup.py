@@ -81,8 +81,8 @@ def test_a_command_doing_its_work_loads_only_the_heavy_libraries_that_work_needs
 # The probe as a checkout never installed would run it (`python -S`: no .pth file, so no editable
 # install's finder, which imports pathlib itself), with the libraries' folders on the path.
 CHECKOUT_PROBE = """
-import sys
-sys.path[:0] = [sys.argv.pop(1), *sys.argv.pop(1).split("\\0")]
+import json, sys
+sys.path[:0] = [sys.argv.pop(1), *json.loads(sys.argv.pop(1))]
 """ + PROBE + """
 sys.__stderr__.write("FROM " + sys.modules["goi"].__file__ + "\\n")
 """
@@ -93,7 +93,7 @@ def loaded_from_the_checkout(*argv: str) -> set:
     from pathlib import Path
 
     root = str(Path(__file__).resolve().parent.parent)
-    libraries = "\0".join(site.getsitepackages())
+    libraries = json.dumps(site.getsitepackages())  # one or several folders (a Debian Python has four)
     done = subprocess.run([sys.executable, "-S", "-c", CHECKOUT_PROBE, root, libraries, *argv], capture_output=True,
                           text=True, timeout=600)
     line = [ln for ln in done.stderr.splitlines() if ln.startswith("MODULES ")]

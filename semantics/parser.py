@@ -8,20 +8,22 @@ offending text and, in words, what was expected there.
 from __future__ import annotations
 
 import pkgutil
+import re
 import sys
 import threading
 import unicodedata
 from fractions import Fraction
 from functools import lru_cache
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-import lark
-from lark import Lark, Token, Transformer
-
+from . import lalr
 from . import syntax as S
 from .digits import fraction_of_text
 from .errors import TOO_DEEP, LimitError, ParseError
 from .types import Arrow, F, Vec
+
+if TYPE_CHECKING:  # Lark is imported only to analyse the grammar, or to word an error
+    import lark
 
 # What each terminal means, for "expected ..." in error messages.
 TERMINAL_WORDS = {
@@ -86,9 +88,14 @@ _OP_KEYS = {
 KEYWORDS = {"let": "LET", "in": "IN", "abs": "ABS", "dot": "DOT_WORD", "fold": "FOLD"}
 
 
-def _reserve_keywords(tok: Token) -> Token:
+def _reserve_keywords(tok):
+    """Lark's lexer callback on VAR, for Lark's tokens and the driver's (lalr.Token) alike."""
     kind = KEYWORDS.get(str(tok))
-    return Token.new_borrow_pos(kind, str(tok), tok) if kind else tok
+    return type(tok).new_borrow_pos(kind, str(tok), tok) if kind else tok
+
+
+LEXER_CALLBACKS = {"VAR": _reserve_keywords}
+LARK_OPTIONS = {"lexer": "contextual", "maybe_placeholders": True}
 
 
 def _glued_numbers(term: S.Term, text: str) -> None:
@@ -108,29 +115,59 @@ def _glued_numbers(term: S.Term, text: str) -> None:
         stack.extend(S.subterms(t))
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
-    """The LALR parser, which calls the AST builder (`_ToAst`) at each reduction: no parse
-    tree is built and walked afterwards (that was half of the front end's time on small
-    programs), and nothing recurses, however deep the nesting. Its tables are kept between
-    runs (parser_cache.py)."""
-    from .parser_cache import cached_lark
-
+def _grammar() -> bytes:
     # pkgutil, not importlib.resources (which imports pathlib and zipfile at every start): the
     # package's loader reads the file, from a folder or a zip alike
     data = pkgutil.get_data(__package__, "grammar.lark")
     assert data is not None, "the grammar is shipped with the package"
-    grammar = data.decode("utf-8")
-    return cached_lark(
-        grammar,
-        lexer="contextual",
-        maybe_placeholders=True,
-        lexer_callbacks={"VAR": _reserve_keywords},
-        transformer=_ToAst(),
-    )
+    return data
 
 
-def _pos_of_token(tok: Token) -> S.Pos:
+@lru_cache(maxsize=1)
+def _lark() -> "lark.Lark":
+    """Lark's LALR parser, which calls the AST builder (`_ToAst`) at each reduction: no parse
+    tree is built and walked afterwards (that was half of the front end's time on small
+    programs), and nothing recurses, however deep the nesting. Its tables are kept between
+    runs (parser_cache.py). A program is read by `lalr.py` with the shipped tables; Lark reads
+    it only where those reject it (to word the error) or where there are no tables to use."""
+    from .parser_cache import cached_lark
+
+    return cached_lark(_grammar().decode("utf-8"), lexer_callbacks=LEXER_CALLBACKS, transformer=_BUILDER, **LARK_OPTIONS)
+
+
+def tables_from_lark() -> dict:
+    """The driver's tables as the installed Lark computes them from the grammar, analysed
+    afresh (parse_tables.py writes them to parse_tables.json)."""
+    from lark import Lark
+
+    from .parse_tables import tables_of
+
+    grammar = _grammar()
+    parser = Lark(grammar.decode("utf-8"), parser="lalr", lexer_callbacks=LEXER_CALLBACKS, transformer=_BUILDER, **LARK_OPTIONS)
+    return tables_of(parser, _BUILDER, LEXER_CALLBACKS, grammar)
+
+
+@lru_cache(maxsize=1)
+def shipped_tables() -> Optional[lalr.Tables]:
+    """The tables shipped beside the grammar (parse_tables.json), if they are there, well
+    formed and made from this grammar; else None, and Lark reads every program."""
+    try:
+        raw = pkgutil.get_data(__package__, "parse_tables.json")
+        if raw is None:
+            return None
+        import json
+
+        from .parse_tables import grammar_stamp
+
+        data = json.loads(raw)
+        if not isinstance(data, dict) or data.get("grammar") != grammar_stamp(_grammar()):
+            return None  # made from another grammar: an edit not followed by python -m goi.semantics.parse_tables
+        return lalr.load(data)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def _pos_of_token(tok) -> S.Pos:
     return S.Pos(tok.line, tok.column, tok.end_line, tok.end_column, tok.start_pos, tok.end_pos)
 
 
@@ -152,12 +189,12 @@ def _term(x) -> S.Term:
 
 def _span(first, last) -> S.Pos:
     """The span from the start of `first` to the end of `last` (tokens, terms, parentheses)."""
-    a = _pos_of_token(first) if isinstance(first, Token) else first.pos
-    b = _pos_of_token(last) if isinstance(last, Token) else last.pos
+    a = _pos_of_token(first) if isinstance(first, str) else first.pos  # a token is a str; a term is not
+    b = _pos_of_token(last) if isinstance(last, str) else last.pos
     return S.Pos(a.line, a.column, b.end_line, b.end_column, a.start, b.end)
 
 
-def _number(tok: Token, negative: bool = False) -> Fraction:
+def _number(tok, negative: bool = False) -> Fraction:
     value = fraction_of_text(str(tok))  # exact: Fraction("0.001") == 1/1000, of any length
     return -value if negative else value
 
@@ -185,7 +222,7 @@ def _lambdas(binders, body: S.Term, pos: S.Pos) -> S.Term:
     return body
 
 
-class _ToAst(Transformer):
+class _ToAst:
     """Builds the surface AST, one method per grammar rule (called by the parser as it
     reduces); every term gets its span in the source, from its first token to its last."""
 
@@ -310,6 +347,9 @@ class _ToAst(Transformer):
         return children[1]
 
 
+_BUILDER = _ToAst()
+
+
 def _name(tok) -> str | None:
     return None if tok is None else str(tok)[1:]
 
@@ -365,14 +405,29 @@ def parse(text: str) -> S.Term:
     _PARSING.cap = max(sys.getrecursionlimit(), RECURSION_LIMIT) // FRAMES_PER_LEVEL
     _PARSING.chains = {}
     try:
-        term = _lark().parse(text)
-    except lark.exceptions.UnexpectedInput as exc:
-        raise _parse_error(exc, text) from None
+        term = _read(text)
     finally:
         _PARSING.chains = {}
     _check_depth(term)
     _glued_numbers(term, text)
     return term
+
+
+def _read(text: str) -> S.Term:
+    """The AST, by the driver on the shipped tables (lalr.py); where they reject the program,
+    or there are none, Lark itself reads it, and words the error if there is one."""
+    tables = shipped_tables()
+    if tables is not None:
+        try:
+            return lalr.parse(tables, text, _BUILDER, LEXER_CALLBACKS)
+        except (lalr.Rejected, re.error):
+            _PARSING.chains = {}  # what the reductions so far recorded: Lark makes them again
+    import lark
+
+    try:
+        return _lark().parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _parse_error(exc, text) from None
 
 
 def _describe_expected(expected) -> tuple[str, ...]:
@@ -434,7 +489,9 @@ LOOKALIKES = {
 }
 
 
-def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
+def _parse_error(exc: "lark.exceptions.UnexpectedInput", text: str) -> ParseError:
+    import lark
+
     position = getattr(exc, "pos_in_stream", None)
     if position is None and isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type != "$END":
         position = exc.token.start_pos
@@ -475,7 +532,7 @@ def _parse_error(exc: lark.exceptions.UnexpectedInput, text: str) -> ParseError:
     return ParseError(str(exc), line if isinstance(line, int) and line > 0 else None, column if isinstance(column, int) and column > 0 else None)
 
 
-def _hint(tok: Token, expected) -> str:
+def _hint(tok, expected) -> str:
     if tok.type == "MINUS" and "MINUS" not in expected:
         return "a negative literal is written (-3), or {-3} when provisional"
     if tok.type in ("LAMBDA", "LET", "DECOUPLE") and tok.type not in expected:

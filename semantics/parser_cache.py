@@ -1,7 +1,10 @@
 """The LALR tables of a grammar kept between runs (Lark's own cache, `Lark(cache=PATH)`).
 
-Analysing `grammar.lark` costs a command tens of milliseconds on every start (issue 41: a
-fifth of `goi run -e 1`); loading the tables Lark wrote on an earlier run costs a few. The
+Programs are read by `lalr.py` with the tables shipped in `parse_tables.json`, without Lark;
+Lark is built only to word the error in a program those tables reject (or where they are
+missing or made from another grammar). Analysing `grammar.lark` then costs tens of
+milliseconds (issue 41: it was a fifth of `goi run -e 1`); loading the tables Lark wrote on
+an earlier run costs a few. The
 tables live in the user's cache directory (`$XDG_CACHE_HOME/goi`, else `~/.cache/goi`; the
 directory `GOI_CACHE_DIR` names instead, or none at all when it is empty), in a file named by
 the SHA-256 of the grammar with Lark's and Python's versions, so a changed grammar or library

@@ -176,6 +176,9 @@ class JsonTraceWriter:
     so a long trace is never held in memory."""
 
     def __init__(self, stream=None):
+        import json  # (json is loaded only when JSON is written: a plain `goi run` starts without it)
+
+        self._dumps = json.dumps
         self.stream = stream or sys.stdout
         self.count = 0
         self.open = False
@@ -184,15 +187,11 @@ class JsonTraceWriter:
         self.rules: dict = {}
 
     def start(self) -> None:
-        import json
-
-        write_raw(f'{{"schema": {json.dumps(schema("run"))}, "trace": [', self.stream)
+        write_raw(f'{{"schema": {self._dumps(schema("run"))}, "trace": [', self.stream)
         self.open = True
 
     def step(self, step) -> None:
-        import json
-
-        write_raw(("" if self.count == 0 else ", ") + json.dumps(step_to_json(step), ensure_ascii=False), self.stream)
+        write_raw(("" if self.count == 0 else ", ") + self._dumps(step_to_json(step), ensure_ascii=False), self.stream)
         self.count += 1
         self.passes += DEFAULT[step.rule].is_pass  # the command line runs the default rules
         self.rules[step.rule] = self.rules.get(step.rule, 0) + 1
@@ -207,9 +206,7 @@ class JsonTraceWriter:
                      "rules": self.rules, "error": error})
 
     def finish(self, payload: dict) -> None:
-        import json
-
-        rest = json.dumps({k: v for k, v in payload.items() if k not in ("schema", "trace")}, ensure_ascii=False)
+        rest = self._dumps({k: v for k, v in payload.items() if k not in ("schema", "trace")}, ensure_ascii=False)
         write_raw("], " + rest[1:] + "\n", self.stream)
         self.open = False
 

@@ -61,7 +61,7 @@ def _command_of(argv: list[str]) -> Optional[str]:
     words are first looked up among the modules, which imports only the command's own."""
     modules = set(module_names())
     for word in argv:
-        if word in modules and named(word) is not None:
+        if word in modules and named(word, modules) is not None:
             return word
     names = registry()  # no command named (`goi --help`), or one that broke the naming rule
     for word in argv:

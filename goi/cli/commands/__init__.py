@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Collection, Optional
 
 COMMANDS: dict[str, "Command"] = {}
 
@@ -58,10 +58,11 @@ def registry() -> dict[str, Command]:
     return {name: COMMANDS[name] for name in sorted(COMMANDS, key=lambda n: COMMANDS[n].order)}
 
 
-def named(word: str) -> Optional[Command]:
+def named(word: str, modules: Optional[Collection[str]] = None) -> Optional[Command]:
     """The command called `word`, or None: its own module is imported, and only if that module
-    does not declare it (a command that broke the naming rule) is every module."""
-    if word not in COMMANDS and word in module_names():
+    does not declare it (a command that broke the naming rule) is every module. `modules`: the
+    package's module names, when the caller has listed them already."""
+    if word not in COMMANDS and word in (module_names() if modules is None else modules):
         importlib.import_module(f"{__name__}.{word}")
     if word not in COMMANDS:
         return registry().get(word)

@@ -36,6 +36,14 @@ SHIFT, REDUCE = 0, 1
 END = "$END"
 
 
+def grammar_stamp(grammar: bytes) -> dict:
+    """What ties the tables to one grammar text: its length and CRC-32 (a check for a table
+    file left behind by an edit of the grammar, not a defence: the file ships with the code)."""
+    import zlib
+
+    return {"length": len(grammar), "crc32": zlib.crc32(grammar)}
+
+
 class Rejected(Exception):
     """The program is not in the language the tables describe (or not at this point):
     Lark is asked for the error."""

@@ -23,7 +23,6 @@ import functools
 import json
 import os
 import sys
-import zlib
 from collections import deque
 
 from . import lalr
@@ -31,12 +30,6 @@ from . import lalr
 
 class Unsupported(Exception):
     """Lark built something this module does not copy."""
-
-
-def grammar_stamp(grammar: bytes) -> dict:
-    """What ties the tables to one grammar text: its length and CRC-32 (a check for a table
-    file left behind by an edit of the grammar, not a defence: the file ships with the code)."""
-    return {"length": len(grammar), "crc32": zlib.crc32(grammar)}
 
 
 def _reduction(rule, callback, builder) -> dict:
@@ -170,7 +163,7 @@ def tables_of(parser, builder, callbacks: dict, grammar: bytes) -> dict:
         "format": lalr.FORMAT,
         "version": lalr.VERSION,
         "made_by": f"goi.semantics.parse_tables from Lark {lark.__version__}",
-        "grammar": grammar_stamp(grammar),
+        "grammar": lalr.grammar_stamp(grammar),
         "start_state": 0,
         "end_state": number[end],
         "states": states,
@@ -198,11 +191,22 @@ def dumps(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def current() -> str:
-    """The tables file as Lark computes it from the grammar now."""
+def tables_from_lark() -> dict:
+    """The driver's tables as the installed Lark computes them from the grammar, with the
+    options, AST builder and lexer callbacks parser.py reads programs with, analysed afresh."""
+    from lark import Lark
+
     from . import parser
 
-    return dumps(parser.tables_from_lark())
+    grammar = parser._grammar()
+    lark_parser = Lark(grammar.decode("utf-8"), parser="lalr", lexer_callbacks=parser.LEXER_CALLBACKS,
+                       transformer=parser._BUILDER, **parser.LARK_OPTIONS)
+    return tables_of(lark_parser, parser._BUILDER, parser.LEXER_CALLBACKS, grammar)
+
+
+def current() -> str:
+    """The tables file as Lark computes it from the grammar now."""
+    return dumps(tables_from_lark())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -135,18 +135,6 @@ def _lark() -> "lark.Lark":
     return cached_lark(_grammar().decode("utf-8"), lexer_callbacks=LEXER_CALLBACKS, transformer=_BUILDER, **LARK_OPTIONS)
 
 
-def tables_from_lark() -> dict:
-    """The driver's tables as the installed Lark computes them from the grammar, analysed
-    afresh (parse_tables.py writes them to parse_tables.json)."""
-    from lark import Lark
-
-    from .parse_tables import tables_of
-
-    grammar = _grammar()
-    parser = Lark(grammar.decode("utf-8"), parser="lalr", lexer_callbacks=LEXER_CALLBACKS, transformer=_BUILDER, **LARK_OPTIONS)
-    return tables_of(parser, _BUILDER, LEXER_CALLBACKS, grammar)
-
-
 @lru_cache(maxsize=1)
 def shipped_tables() -> Optional[lalr.Tables]:
     """The tables shipped beside the grammar (parse_tables.json), if they are there, well
@@ -157,10 +145,8 @@ def shipped_tables() -> Optional[lalr.Tables]:
             return None
         import json
 
-        from .parse_tables import grammar_stamp
-
         data = json.loads(raw)
-        if not isinstance(data, dict) or data.get("grammar") != grammar_stamp(_grammar()):
+        if not isinstance(data, dict) or data.get("grammar") != lalr.grammar_stamp(_grammar()):
             return None  # made from another grammar: an edit not followed by python -m goi.semantics.parse_tables
         return lalr.load(data)
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):

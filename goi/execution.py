@@ -307,7 +307,10 @@ class Execution:
         m = self.machine
         outcome: Outcome = self.monitor.run(max_steps, trace, stop) if self.monitor else m.run(max_steps, trace, stop)
         counts = outcome.counts
-        rules = {r: counts.get(r, 0) for r in m.rules.sorted_except(GC)}
+        rules = dict.fromkeys(m.rules.sorted_except(GC), 0)  # every rule, in order; then the counts of those fired
+        for r, n in counts.items():
+            if r in rules:
+                rules[r] = n
         gc = None
         if self.collector is not None:
             gc = {r: self.collector.counts.get(r, 0) for r in m.rules.of_kind(GC)}

@@ -107,11 +107,11 @@ class Link:
 class Node:
     __slots__ = ("id", "kind", "ins", "outs", "box", "door_of", "data", "span")
 
-    def __init__(self, id: int, kind: str, box: Optional["Box"], data=None, span=None):
+    def __init__(self, id: int, kind: str, box: Optional["Box"], data=None, span=None, n_in: int = 0, n_out: int = 0):
         self.id = id
         self.kind = kind
-        self.ins: list[Optional[Link]] = []
-        self.outs: list[Optional[Link]] = []
+        self.ins: list[Optional[Link]] = [None] * n_in
+        self.outs: list[Optional[Link]] = [None] * n_out
         self.box = box
         self.door_of: Optional[Box] = None
         self.data = data
@@ -239,9 +239,7 @@ class Graph:
 
     # ---- creation ------------------------------------------------------------
     def new_node(self, kind: str, box: Optional[Box], n_in: int, n_out: int, data=None) -> Node:
-        node = Node(next(self._ids), kind, box, data, self.span)
-        node.ins = [None] * n_in
-        node.outs = [None] * n_out
+        node = Node(next(self._ids), kind, box, data, self.span, n_in, n_out)
         if self.listeners:
             self._changing(node)
             self._add(self.nodes, node)
@@ -278,13 +276,20 @@ class Graph:
 
     def new_link(self, type: EType, src: Optional[tuple[Node, int]] = None, dst: Optional[tuple[Node, int]] = None) -> Link:
         link = Link(next(self._ids), type)
-        if not self.listeners:  # the bare machine's path: wire it here
+        if not self.listeners:  # the bare machine's path: wire it here (_wire_src, _wire_dst inlined)
             self.version += 1
             self.links.add(link)
             if src is not None:
-                self._wire_src(link, *src)
+                node, link.src_port = src
+                link.src = node
+                node.outs[link.src_port] = link
             if dst is not None:
-                self._wire_dst(link, *dst)
+                node, port = dst
+                link.dst, link.dst_port = node, port
+                if port == VAR:
+                    node.outs[1] = link
+                else:
+                    node.ins[port] = link
             return link
         self._changing(link)
         self._add(self.links, link)
@@ -512,9 +517,7 @@ class Graph:
             g._children(c.parent).add(c)
         node_map: dict[Node, Node] = {}
         for n in self.nodes:
-            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data, n.span)
-            c.ins = [None] * len(n.ins)
-            c.outs = [None] * len(n.outs)
+            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data, n.span, len(n.ins), len(n.outs))
             if n.door_of is not None:
                 c.door_of = box_map[n.door_of]
             node_map[n] = c

@@ -52,74 +52,79 @@ class _Translator:
         self.field = field_
 
     def term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
-        """t's fragment; its nodes remember t's source span (those of subterms, theirs)."""
-        g = self.g
+        """t's fragment, by the clause of t's construct; its nodes remember t's source span
+        (those of subterms, theirs)."""
+        name = _CLAUSES.get(type(t))
+        if name is None:
+            raise TypeError(f"not a core term: {t!r}")
+        clause = getattr(self, name)  # looked up each time: a variant or a mutant may replace a clause
         if t.pos is None:
-            return self._term(t, level)
+            return clause(t, level)
+        g = self.g
         before, g.span = g.span, t.pos  # new nodes take g.span
         try:
-            return self._term(t, level)
+            return clause(t, level)
         finally:
             g.span = before
 
-    def _term(self, t: C.Core, level: Optional[G.Box]) -> Fragment:
+    def var(self, t: C.CVar, level: Optional[G.Box]) -> Fragment:
         g = self.g
-        if isinstance(t, C.CVar):
-            d = g.new_node(G.DER, level, 1, 1)
-            root = g.new_link(G.plain(t.type), dst=(d, 0))
-            out = g.new_link(G.bang(t.type), src=(d, 0))
-            return Fragment(root, {t.name: [out]})
+        d = g.new_node(G.DER, level, 1, 1)
+        root = g.new_link(G.plain(t.type), dst=(d, 0))
+        out = g.new_link(G.bang(t.type), src=(d, 0))
+        return Fragment(root, {t.name: [out]})
 
-        if isinstance(t, C.CConst):
-            k = g.new_node(G.CONST, level, 1, 0, self.field.const(t.value))
-            return Fragment(g.new_link(G.plain(F), dst=(k, 0)))
+    def const(self, t: C.CConst, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        k = g.new_node(G.CONST, level, 1, 0, self.field.const(t.value))
+        return Fragment(g.new_link(G.plain(F), dst=(k, 0)))
 
-        if isinstance(t, C.CProv):
-            d = g.new_node(G.PDER, level, 1, 1)
-            root = g.new_link(G.plain(F), dst=(d, 0))
-            out = g.new_link(G.PROV, src=(d, 0))
-            return Fragment(root, {}, [out])
+    def prov(self, t: C.CProv, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        d = g.new_node(G.PDER, level, 1, 1)
+        root = g.new_link(G.plain(F), dst=(d, 0))
+        out = g.new_link(G.PROV, src=(d, 0))
+        return Fragment(root, {}, [out])
 
-        if isinstance(t, C.CLam):
-            lam = g.new_node(G.LAM, level, 1, 2)
-            root = g.new_link(G.plain(t.type), dst=(lam, 0))
-            body = self.term(t.body, level)
-            g.set_src(body.root, lam, 0)
-            uses = body.vars.pop(t.var, [])
-            self.bind(uses, G.bang(t.var_type), (lam, G.VAR), level)
-            return Fragment(root, body.vars, body.provs)
+    def lam(self, t: C.CLam, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        lam = g.new_node(G.LAM, level, 1, 2)
+        root = g.new_link(G.plain(t.type), dst=(lam, 0))
+        body = self.term(t.body, level)
+        g.set_src(body.root, lam, 0)
+        uses = body.vars.pop(t.var, [])
+        self.bind(uses, G.bang(t.var_type), (lam, G.VAR), level)
+        return Fragment(root, body.vars, body.provs)
 
-        if isinstance(t, C.CApp):
-            app = g.new_node(G.APP, level, 1, 2)
-            root = g.new_link(G.plain(t.type), dst=(app, 0))
-            fun = self.term(t.fun, level)
-            g.set_src(fun.root, app, 0)
-            arg = self.boxed(t.arg, level)
-            g.set_src(arg.root, app, 1)
-            return Fragment(root, _merge_vars(fun, arg), fun.provs + arg.provs)
+    def app(self, t: C.CApp, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        app = g.new_node(G.APP, level, 1, 2)
+        root = g.new_link(G.plain(t.type), dst=(app, 0))
+        fun = self.term(t.fun, level)
+        g.set_src(fun.root, app, 0)
+        arg = self.boxed(t.arg, level)
+        g.set_src(arg.root, app, 1)
+        return Fragment(root, _merge_vars(fun, arg), fun.provs + arg.provs)
 
-        if isinstance(t, C.COp):
-            op = g.new_node(G.OP0, level, 1, 2, (t.op, t.name))
-            root = g.new_link(G.plain(t.type), dst=(op, 0))
-            left = self.term(t.left, level)
-            right = self.term(t.right, level)
-            g.set_src(left.root, op, 0)
-            g.set_src(right.root, op, 1)
-            return Fragment(root, _merge_vars(left, right), left.provs + right.provs)
+    def op(self, t: C.COp, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        op = g.new_node(G.OP0, level, 1, 2, (t.op, t.name))
+        root = g.new_link(G.plain(t.type), dst=(op, 0))
+        left = self.term(t.left, level)
+        right = self.term(t.right, level)
+        g.set_src(left.root, op, 0)
+        g.set_src(right.root, op, 1)
+        return Fragment(root, _merge_vars(left, right), left.provs + right.provs)
 
-        if isinstance(t, C.CIter):
-            op = g.new_node(G.OP1, level, 1, 2, (t.op, t.name))
-            root = g.new_link(G.plain(t.type), dst=(op, 0))
-            fun = self.boxed(t.fun, level)
-            vec = self.term(t.vec, level)
-            g.set_src(fun.root, op, 0)
-            g.set_src(vec.root, op, 1)
-            return Fragment(root, _merge_vars(fun, vec), fun.provs + vec.provs)
-
-        if isinstance(t, C.CDecouple):
-            return self.decouple(t, level)
-
-        raise TypeError(f"not a core term: {t!r}")
+    def iterated(self, t: C.CIter, level: Optional[G.Box]) -> Fragment:
+        g = self.g
+        op = g.new_node(G.OP1, level, 1, 2, (t.op, t.name))
+        root = g.new_link(G.plain(t.type), dst=(op, 0))
+        fun = self.boxed(t.fun, level)
+        vec = self.term(t.vec, level)
+        g.set_src(fun.root, op, 0)
+        g.set_src(vec.root, op, 1)
+        return Fragment(root, _merge_vars(fun, vec), fun.provs + vec.provs)
 
     def contract(self, uses: list[G.Link], type_: G.EType, level) -> G.Link:
         """The one link standing for a variable's uses at a level: the use itself when
@@ -173,6 +178,11 @@ class _Translator:
         self.bind(x_uses, G.bang(Vec(t.name)), (abd, 1), level)
         g.new_link(G.bang(model), src=(abd, 0), dst=(lam, G.VAR))
         return Fragment(root, body.vars, body.provs)
+
+
+# Each construct's clause, by the term's class (one lookup, not a chain of tests).
+_CLAUSES = {C.CVar: "var", C.CConst: "const", C.CProv: "prov", C.CLam: "lam", C.CApp: "app", C.COp: "op",
+            C.CIter: "iterated", C.CDecouple: "decouple"}
 
 
 def translate(judgement: Judgement, field_=None, params=None) -> G.Graph:

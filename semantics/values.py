@@ -85,7 +85,7 @@ class RationalField:
         return result
 
     def const(self, value: Fraction):
-        return Fraction(value)
+        return value if type(value) is Fraction else Fraction(value)  # a Fraction is a value: not copied
 
     def zero(self):
         return Fraction(0)

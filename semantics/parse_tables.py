@@ -239,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     except FileExistsError:
         print(f"{temporary} is there already (another run, or one that stopped): remove it and run again", file=sys.stderr)
         return 1
+    except OSError as exc:
+        print(f"cannot write {temporary}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     os.replace(temporary, path)
     print(f"{path}: written")
     return 0

@@ -97,34 +97,28 @@ class _Translator:
         return Fragment(root, body.vars, body.provs)
 
     def app(self, t: C.CApp, level: Optional[G.Box]) -> Fragment:
-        g = self.g
-        app = g.new_node(G.APP, level, 1, 2)
-        root = g.new_link(G.plain(t.type), dst=(app, 0))
+        app = self.g.new_node(G.APP, level, 1, 2)
+        root = self.g.new_link(G.plain(t.type), dst=(app, 0))
         fun = self.term(t.fun, level)
-        g.set_src(fun.root, app, 0)
-        arg = self.boxed(t.arg, level)
-        g.set_src(arg.root, app, 1)
-        return Fragment(root, _merge_vars(fun, arg), fun.provs + arg.provs)
+        return self._over(app, root, fun, self.boxed(t.arg, level))
 
     def op(self, t: C.COp, level: Optional[G.Box]) -> Fragment:
-        g = self.g
-        op = g.new_node(G.OP0, level, 1, 2, (t.op, t.name))
-        root = g.new_link(G.plain(t.type), dst=(op, 0))
+        op = self.g.new_node(G.OP0, level, 1, 2, (t.op, t.name))
+        root = self.g.new_link(G.plain(t.type), dst=(op, 0))
         left = self.term(t.left, level)
-        right = self.term(t.right, level)
-        g.set_src(left.root, op, 0)
-        g.set_src(right.root, op, 1)
-        return Fragment(root, _merge_vars(left, right), left.provs + right.provs)
+        return self._over(op, root, left, self.term(t.right, level))
 
     def iterated(self, t: C.CIter, level: Optional[G.Box]) -> Fragment:
-        g = self.g
-        op = g.new_node(G.OP1, level, 1, 2, (t.op, t.name))
-        root = g.new_link(G.plain(t.type), dst=(op, 0))
+        op = self.g.new_node(G.OP1, level, 1, 2, (t.op, t.name))
+        root = self.g.new_link(G.plain(t.type), dst=(op, 0))
         fun = self.boxed(t.fun, level)
-        vec = self.term(t.vec, level)
-        g.set_src(fun.root, op, 0)
-        g.set_src(vec.root, op, 1)
-        return Fragment(root, _merge_vars(fun, vec), fun.provs + vec.provs)
+        return self._over(op, root, fun, self.term(t.vec, level))
+
+    def _over(self, node: G.Node, root: G.Link, left: Fragment, right: Fragment) -> Fragment:
+        """A node over two fragments (its outputs 0 and 1), whose root is `root`."""
+        self.g.set_src(left.root, node, 0)
+        self.g.set_src(right.root, node, 1)
+        return Fragment(root, _merge_vars(left, right), left.provs + right.provs)
 
     def contract(self, uses: list[G.Link], type_: G.EType, level) -> G.Link:
         """The one link standing for a variable's uses at a level: the use itself when

@@ -96,7 +96,7 @@ def _lexer(basic, callbacks: dict) -> dict:
         for t in callback.scanner.terminals:
             if type(t.pattern) is not PatternStr or t.pattern.flags:
                 raise Unsupported(f"a keyword {t.name} that is not a plain string")
-            words[t.pattern.value] = t.name
+            words.setdefault(t.pattern.value, t.name)  # Lark's fullmatch takes the first alternative
         unless[kind] = words
     for kind in callbacks:
         if kind not in basic.callback:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generators.syntax import terms
+from goi.generators.syntax import terms
 from goi.semantics import lalr, parse_tables
 from goi.semantics import parser as P
 from goi.semantics.errors import LimitError, ParseError

@@ -222,3 +222,20 @@ def test_unknown_callbacks_are_refused_by_the_exporter():
     parser = Lark(grammar.decode(), parser="lalr", lexer_callbacks=P.LEXER_CALLBACKS, transformer=builder, **P.LARK_OPTIONS)
     with pytest.raises(parse_tables.Unsupported):
         parse_tables.tables_of(parser, builder, P.LEXER_CALLBACKS, grammar)
+
+
+def test_keywords_are_retyped_by_the_tables_alone_as_by_lark():
+    """parser.py's lexer callback retypes every keyword itself, which would hide a driver that
+    forgot Lark's own retyping of a string terminal that a regular one also matches (`let`
+    and VAR): without the callback, on both sides, they must still agree."""
+    import lark
+
+    grammar = P._grammar()
+    plain = lark.Lark(grammar.decode(), parser="lalr", transformer=P._BUILDER, **P.LARK_OPTIONS)
+    tables = lalr.load(json.loads(parse_tables.dumps(parse_tables.tables_of(plain, P._BUILDER, {}, grammar))))
+    texts = ["let x = 1 in x", "let inx = 1 in inx", "(λx. x) 1 in", "x dot y", "fold f v", "abs", "let in = 1 in in",
+             "λdot. dot", "let (f, p) = abs {1} in f p"] + [" ".join(random_lexemes) for random_lexemes in
+                                                              (LEXEMES[i::7] for i in range(7))]
+    for text in texts:
+        assert (_outcome(lambda t: lalr.parse(tables, t, P._BUILDER, {}), lalr.Rejected, text)
+                == _outcome(lambda t: plain.parse(t), lark.exceptions.UnexpectedInput, text)), text

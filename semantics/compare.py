@@ -413,6 +413,120 @@ def isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None,
     return canonical(g1, token1, labels1, ordered_doors) == canonical(g2, token2, labels2, ordered_doors)
 
 
+def same_by_ids(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None,
+                ordered_doors: bool = True) -> bool:
+    """Is matching each node and link of the first state with the one of the same id in the
+    second an isomorphism, in the sense of `canonical` (the same kinds, data, ports, boxes,
+    doors, link types, anchors and token; names in one consistent bijection, pinned ones by
+    label)? True implies `isomorphic(...)` with the same arguments; False says nothing, and
+    `isomorphic` decides. O(size), no traversal and no sorting: a copy (Graph.clone) that ran
+    as its original did made the same elements under the same ids, so this witness answers
+    for the checks that compare a run with its copy's (`alpha`). It is stricter than
+    `canonical` wherever that is simpler: every element referred to must be in its graph's
+    sets, the names one bijection for the whole state (canonical numbers a garbage
+    component's names on their own)."""
+    if len(g1.nodes) != len(g2.nodes) or len(g1.links) != len(g2.links) or len(g1.boxes) != len(g2.boxes):
+        return False
+    nodes1 = {n.id: n for n in g1.nodes}
+    nodes2 = {n.id: n for n in g2.nodes}
+    links1 = {l.id: l for l in g1.links}
+    links2 = {l.id: l for l in g2.links}
+    if not (len(nodes1) == len(nodes2) == len(g1.nodes) and len(links1) == len(links2) == len(g1.links)):
+        return False  # an id used twice: no correspondence by ids
+    pinned1, pinned2 = labels1 or {}, labels2 or {}
+    forward: dict = {}
+    backward: dict = {}
+
+    def name(a, b) -> bool:
+        if a in pinned1 or b in pinned2:
+            return a in pinned1 and b in pinned2 and pinned1[a] == pinned2[b]
+        other = forward.get(a)
+        if other is None:
+            if b in backward:
+                return False
+            forward[a], backward[b] = b, a
+            return True
+        return other == b
+
+    types_done: set = set()
+
+    def type_(t1, t2) -> bool:
+        key = (id(t1), id(t2))  # both alive in their graphs while this runs
+        if key in types_done:
+            return True
+        if isinstance(t1, Vec):
+            same = isinstance(t2, Vec) and name(t1.name, t2.name)
+        elif isinstance(t1, Arrow):
+            same = isinstance(t2, Arrow) and type_(t1.dom, t2.dom) and type_(t1.cod, t2.cod)
+        else:
+            same = not isinstance(t2, (Vec, Arrow)) and str(t1) == str(t2)
+        if same:
+            types_done.add(key)
+        return same
+
+    def node(n1, n2) -> bool:  # n1 a live node of g1 (or None), n2 its match, alive in g2
+        if n1 is None or n2 is None:
+            return n1 is None and n2 is None
+        return nodes1.get(n1.id) is n1 and nodes2.get(n1.id) is n2
+
+    def link(l1, l2) -> bool:
+        if l1 is None or l2 is None:
+            return l1 is None and l2 is None
+        return links1.get(l1.id) is l1 and links2.get(l1.id) is l2
+
+    def principal(b1, b2) -> bool:  # a box, described by its principal door
+        if b1 is None or b2 is None:
+            return b1 is None and b2 is None
+        return b1.principal is not None and node(b1.principal, b2.principal)
+
+    for i, l1 in links1.items():
+        l2 = links2.get(i)
+        if (l2 is None or l1.type.kind != l2.type.kind or l1.src_port != l2.src_port or l1.dst_port != l2.dst_port
+                or not node(l1.src, l2.src) or not node(l1.dst, l2.dst) or not type_(l1.type.type, l2.type.type)):
+            return False
+    for i, n1 in nodes1.items():
+        n2 = nodes2.get(i)
+        if n2 is None or n1.kind != n2.kind or len(n1.ins) != len(n2.ins) or len(n1.outs) != len(n2.outs):
+            return False
+        if not all(link(a, b) for a, b in zip(n1.ins, n2.ins)) or not all(link(a, b) for a, b in zip(n1.outs, n2.outs)):
+            return False
+        if not principal(n1.box, n2.box) or not principal(n1.door_of, n2.door_of):
+            return False
+        k = n1.kind
+        if k == G.CONST:
+            if _value_key(n1.data) != _value_key(n2.data):
+                return False
+        elif k == G.VCONST:
+            if _value_key(n1.data[0]) != _value_key(n2.data[0]) or not name(n1.data[1], n2.data[1]):
+                return False
+        elif k in (G.OP0, G.OP1):
+            (op1, a1), (op2, a2) = n1.data, n2.data
+            if op1 != op2 or (a1 is None) != (a2 is None) or (a1 is not None and not name(a1, a2)):
+                return False
+        elif k in (G.ABD, G.PROJ):
+            if not name(n1.data, n2.data):
+                return False
+        if n1.door_of is not None and k == G.BANG:
+            d1, d2 = n1.door_of.doors, n2.door_of.doors
+            if len(d1) != len(d2) or not all(nodes1.get(d.id) is d for d in d1) or not all(nodes2.get(d.id) is d for d in d2):
+                return False
+            if ([d.id for d in d1] != [d.id for d in d2]) if ordered_doors else (sorted(d.id for d in d1) != sorted(d.id for d in d2)):
+                return False
+    if not link(g1.root, g2.root) or len(g1.params) != len(g2.params):
+        return False
+    if not all(node(a, b) for a, b in zip(g1.params, g2.params)):
+        return False
+    if (token1 is None) != (token2 is None):
+        return False
+    if token1 is not None:
+        if (not link(token1.position, token2.position) or token1.direction != token2.direction
+                or str(token1.flag) != str(token2.flag) or len(token1.box_stack) != len(token2.box_stack)
+                or not all(link(a, b) for a, b in zip(token1.box_stack, token2.box_stack))
+                or tuple(map(_stack_key, token1.stack)) != tuple(map(_stack_key, token2.stack))):
+            return False
+    return True
+
+
 def vf2_isomorphic(g1: G.Graph, g2: G.Graph, token1=None, token2=None, labels1=None, labels2=None, ordered_doors: bool = True) -> bool:
     """The same question answered by networkx's VF2 (an independent oracle for small graphs)."""
     d1 = to_networkx(g1, token1, labels1, ordered_doors)

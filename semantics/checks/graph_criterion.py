@@ -285,8 +285,16 @@ class _Order:
         self.kind = kind
         self.pos: dict = {}  # vertex -> (position, serial): the serial makes every key distinct
         self.serial = itertools.count()
-        vertices = list(graph.nodes) + [l for l in graph.links if l.type.kind == kind]
-        order = _kahn(vertices, lambda v: succ_kind(v, kind))
+        # only the vertices an edge of the kind meets (its links, their ends, and the principal
+        # doors that jump to a door's inner link): the others are placed by `update` when an
+        # edge first meets them, as a new node is
+        links = [l for l in graph.links if l.type.kind == kind]
+        ends = {n for n in graph.nodes if n.kind == G.BANG and n.door_of is not None}
+        for l in links:
+            ends.add(l.src)
+            ends.add(l.dst)
+        ends.discard(None)
+        order = _kahn([*ends, *links], lambda v: succ_kind(v, kind))
         for k, v in enumerate(order, start=1):
             self.pos[v] = (k * self.GAP, next(self.serial))
         self.top = (len(order) + 1) * self.GAP

@@ -516,27 +516,39 @@ class Graph:
             g.boxes.add(c)
             g._children(c.parent).add(c)
         node_map: dict[Node, Node] = {}
+        top, inputless = g.top, g.inputless
         for n in self.nodes:
-            c = Node(n.id, n.kind, box_map.get(n.box) if n.box is not None else None, n.data, n.span, len(n.ins), len(n.outs))
+            box = n.box if n.box is None else box_map.get(n.box)  # (a box not in the graph: none, as before)
+            c = Node(n.id, n.kind, box, n.data, n.span, len(n.ins), len(n.outs))
             if n.door_of is not None:
                 c.door_of = box_map[n.door_of]
             node_map[n] = c
-            g.nodes.add(c)
             if not n.ins:
-                g.inputless.add(c)
-            g._members(c.box).add(c)
+                inputless.add(c)
+            (top if box is None else box.nodes).add(c)
+        g.nodes = set(node_map.values())
         for b, c in box_map.items():
             c.principal = node_map[b.principal]
             c.doors = [node_map[d] for d in b.doors]
         link_map: dict[Link, Link] = {}
-        for link in self.links:  # wired directly: the copy is new (no journal, no trial)
+        for link in self.links:  # wired directly (_wire_src, _wire_dst inlined): the copy is new (no journal, no trial)
             c = Link(link.id, link.type)
-            g.links.add(c)
-            if link.src is not None:
-                self._wire_src(c, node_map[link.src], link.src_port)
-            if link.dst is not None:
-                self._wire_dst(c, node_map[link.dst], link.dst_port)
+            node = link.src
+            if node is not None:
+                node = node_map[node]
+                c.src, c.src_port = node, link.src_port
+                node.outs[link.src_port] = c
+            node = link.dst
+            if node is not None:
+                node = node_map[node]
+                port = c.dst_port = link.dst_port
+                c.dst = node
+                if port == VAR:
+                    node.outs[1] = c
+                else:
+                    node.ins[port] = c
             link_map[link] = c
+        g.links = set(link_map.values())
         g.root = link_map.get(self.root)
         g.params = [node_map[p] for p in self.params]
         g.names_in_use = set(self.names_in_use)

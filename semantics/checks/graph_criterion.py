@@ -402,7 +402,8 @@ class _Guards:
         self.whys = {n for n in graph.nodes if n.kind == G.WHY}  # the ?-nodes at the last look
         memo: dict = {}
         for n in graph.nodes:
-            self.refresh(graph, n, memo)
+            if self._is_guard(n):  # (refresh leaves every other node as it is: no region)
+                self.refresh(graph, n, memo)
 
     @staticmethod
     def _is_guard(n: G.Node) -> bool:

@@ -66,7 +66,8 @@ class Determinism(Check):
     def __init__(self, determinism_paths: int = 24, determinism_seed: int = 0, check_mode: str = "exhaustive"):
         self.limit = determinism_paths
         self.mode = check_mode
-        self.rng = random.Random(determinism_seed)
+        self.seed = determinism_seed
+        self._rng = None  # made when an order is first drawn (seeding costs more than most runs' checking)
         self.phase_count = 0  # ?-phases seen
         self.due = False  # the sampling schedule wants the next phase with a choice explored
         self.watching = False  # looking for this phase's first choice
@@ -76,6 +77,13 @@ class Determinism(Check):
         self.snapshot = None
         self.choices = 0  # ?-states seen to offer more than one rewrite
         self.unlooked = 0  # ?-phases not looked at (check mode sampled, past its schedule)
+
+    @property
+    def rng(self) -> random.Random:
+        """The seeded generator of the random orders, the same draws whenever it is made."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     def after(self, machine, rule_id, redex) -> None:
         raises = machine.rules[rule_id].sets_flag

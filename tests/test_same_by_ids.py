@@ -95,6 +95,11 @@ def _port(graph, _token, _nodes, _links):
     a.dst_port, b.dst_port = b.dst_port, a.dst_port
 
 
+def _ins_only(graph, _token, _nodes, _links):  # a node's list of inputs changed, its links not told
+    n = _some(graph.nodes, lambda n: len(n.ins) >= 2 and n.ins[0] is not n.ins[1])
+    n.ins[0], n.ins[1] = n.ins[1], n.ins[0]
+
+
 def _doors(graph, _token, _nodes, _links):
     box = _some(graph.boxes, lambda b: len(b.doors) >= 2)
     box.doors.reverse()
@@ -141,7 +146,7 @@ def _ids_swapped(graph, _token, _nodes, _links):  # the same state, other ids: t
     a.id, b.id = b.id, a.id
 
 
-CHANGES = [_const, _const_as_float, _one_name, _port, _doors, _direction, _stack, _position, _root, _membership, _other_box,
+CHANGES = [_const, _const_as_float, _one_name, _port, _ins_only, _doors, _direction, _stack, _position, _root, _membership, _other_box,
            _link_type]
 
 

@@ -331,6 +331,29 @@ def test_alpha_catches_a_rule_that_reads_the_spelling_of_names():
     assert v.check == "alpha"
 
 
+def params_marked_by_the_spelling_of_names(m, node, port):
+    """Mutant of pass.vconst.up: answers as it should, but when the vector's name is spelled
+    `b…` it adds 1 to every parameter's constant: the same value, steps and rules in both
+    runs, another final state (the parameters)."""
+    values, name = node.data
+    m.token.stack[-1] = values
+    if name.startswith("b"):
+        for p in m.graph.params:
+            constant = p.outs[0].dst
+            constant.data = constant.data + 1
+    m.token.position = node.ins[0]
+    m.token.direction = DOWN
+
+
+def test_alpha_compares_the_final_states_not_only_the_outcomes():
+    """Only the isomorphism of the final states tells this mutant apart (`compare.same_by_ids`
+    refuses the map of equal ids, canonical forms then decide)."""
+    text = "let g @_b q = {3} in let f @_a p = {1} - {2} in (q • q) + (f p)"
+    with mutated("pass.vconst.up", params_marked_by_the_spelling_of_names):
+        v = violated(text, ["alpha"])
+    assert v.check == "alpha" and "final state" in v.message
+
+
 # ---- productivity -------------------------------------------------------------------------
 
 def test_productivity_catches_a_missing_pass_rule():

@@ -531,22 +531,12 @@ class Graph:
             c.principal = node_map[b.principal]
             c.doors = [node_map[d] for d in b.doors]
         link_map: dict[Link, Link] = {}
-        for link in self.links:  # wired directly (_wire_src, _wire_dst inlined): the copy is new (no journal, no trial)
+        for link in self.links:  # wired directly: the copy is new (no journal, no trial)
             c = Link(link.id, link.type)
-            node = link.src
-            if node is not None:
-                node = node_map[node]
-                c.src, c.src_port = node, link.src_port
-                node.outs[link.src_port] = c
-            node = link.dst
-            if node is not None:
-                node = node_map[node]
-                port = c.dst_port = link.dst_port
-                c.dst = node
-                if port == VAR:
-                    node.outs[1] = c
-                else:
-                    node.ins[port] = c
+            if link.src is not None:
+                self._wire_src(c, node_map[link.src], link.src_port)
+            if link.dst is not None:
+                self._wire_dst(c, node_map[link.dst], link.dst_port)
             link_map[link] = c
         g.links = set(link_map.values())
         g.root = link_map.get(self.root)
